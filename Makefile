@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# omayexec: O_MAYEXEC for the stock Debian 12 kernel.
+#
+#   make          build the module (and the userspace helpers)
+#   make demo     build, boot the test VM, show the policy at work
+#   make check    build, boot the test VM, run every test
+#
+# Every target first installs the Debian packages it needs (scripts/install-deps).
+
+KVER ?= $(shell scripts/kver)
+KDIR ?= /lib/modules/$(KVER)/build
+BUILD ?= $(CURDIR)/build
+export KVER KDIR BUILD
+
+.PHONY: all deps module userspace tests check demo clean
+
+all: module userspace
+
+deps:
+	@scripts/install-deps
+
+# KVER is evaluated after deps ran: the headers may have just been installed.
+module: deps
+	$(MAKE) -C /lib/modules/$$(scripts/kver)/build M=$(CURDIR) modules
+
+userspace: deps
+	$(MAKE) -C userspace BUILD=$(BUILD)
+
+tests: module userspace
+	$(MAKE) -C tests BUILD=$(BUILD)
+
+check: tests
+	tests/run-check
+
+demo: module userspace
+	qemu/demo
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -rf $(BUILD)

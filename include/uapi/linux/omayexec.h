@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * O_MAYEXEC: open a file because its content is going to be executed.
+ *
+ * An interpreter passes O_MAYEXEC to openat2(2) when it opens a script, a
+ * module or anything else whose content it will run.  With the omayexec
+ * module loaded, the kernel then checks the open against the system policy
+ * set in /proc/sys/fs/open_mayexec_enforce.  Without the module, openat2(2)
+ * rejects the flag with EINVAL; open(2) and openat(2) always ignore it.
+ */
+#ifndef _UAPI_LINUX_OMAYEXEC_H
+#define _UAPI_LINUX_OMAYEXEC_H
+
+#ifndef O_MAYEXEC
+#define O_MAYEXEC		040000000
+#endif
+
+/* Bits of fs.open_mayexec_enforce. */
+#define OMAYEXEC_ENFORCE_NONE	0
+/* Refuse files on a noexec mount (MNT_NOEXEC or SB_I_NOEXEC). */
+#define OMAYEXEC_ENFORCE_MOUNT	(1 << 0)
+/* Refuse files the caller may not execute (inode_permission(MAY_EXEC)). */
+#define OMAYEXEC_ENFORCE_FILE	(1 << 1)
+#define OMAYEXEC_ENFORCE_MASK	(OMAYEXEC_ENFORCE_MOUNT | OMAYEXEC_ENFORCE_FILE)
+
+#define OMAYEXEC_SYSCTL_PATH	"/proc/sys/fs/open_mayexec_enforce"
+
+#endif /* _UAPI_LINUX_OMAYEXEC_H */

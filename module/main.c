@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * omayexec: O_MAYEXEC for openat2(2) on a stock 6.1 kernel.
+ *
+ * An interpreter opens the code it is about to run with
+ * openat2(..., O_MAYEXEC); the open is then refused with EACCES when the
+ * policy in fs.open_mayexec_enforce says the file must not be executed.
+ *
+ * Two functions of the open path are hooked (hooks.c):
+ *
+ *  - do_sys_openat2(), where open(2), openat(2) and openat2(2), native and
+ *    compat, all arrive with their flags in a struct open_how, and before
+ *    build_open_flags() would reject the flag.  open(2) and openat(2) have
+ *    dropped unknown flags already, so only openat2(2) can bring O_MAYEXEC
+ *    here: those opens are diverted to omayexec_openat2() (openat2.c).
+ *
+ *  - may_open(), where the path has been resolved and the object is about
+ *    to be opened: omayexec_openat2() marks its opens so that the may_open
+ *    hook sends them to the policy check (check.c).
+ *
+ * Opens without the flag only pay the bit test in each trampoline
+ * (trampolines.S).
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+
+#include "omayexec.h"
+
+static int __init omayexec_init(void)
+{
+	int err;
+
+	err = omayexec_resolve_symbols();
+	if (err)
+		return err;
+
+	err = omayexec_openat2_selftest();
+	if (err)
+		return err;
+
+	err = omayexec_sysctl_register();
+	if (err)
+		return err;
+
+	err = omayexec_hooks_install();
+	if (err) {
+		omayexec_sysctl_unregister();
+		return err;
+	}
+
+	if (omayexec_locked)
+		__module_get(THIS_MODULE);
+
+	pr_info("O_MAYEXEC enabled: policy %d%s\n", omayexec_policy,
+		omayexec_locked ? ", locked" : "");
+	return 0;
+}
+
+static void __exit omayexec_exit(void)
+{
+	omayexec_hooks_remove();
+	/*
+	 * No task can enter the module through the hooks any more.  A task
+	 * may still be on the few instructions that run without the module
+	 * pinned: inside a trampoline, between a trampoline and
+	 * try_module_get(), or between module_put() and the return.  None of
+	 * them sleeps, so one RCU-tasks grace period sees them all out.
+	 */
+	synchronize_rcu_tasks();
+	omayexec_sysctl_unregister();
+	pr_info("O_MAYEXEC disabled\n");
+}
+
+module_init(omayexec_init);
+module_exit(omayexec_exit);
+
+MODULE_DESCRIPTION("O_MAYEXEC for openat2(2): refuse to open for execution what policy says must not run");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * do_sys_openat2() for the opens that carry O_MAYEXEC.
+ *
+ * The stock build_open_flags() rejects O_MAYEXEC, an unknown flag, with
+ * EINVAL.  The do_sys_openat2 trampoline therefore sends every open whose
+ * open_how carries the flag here instead.  omayexec_openat2() does what the
+ * 6.1 do_sys_openat2() does (fs/open.c), step for step, with one difference:
+ * it builds struct open_flags from the open_how without O_MAYEXEC and then
+ * marks the result, so that the rest of the open path knows the caller
+ * means to execute what it opens:
+ *
+ *  - O_MAYEXEC in op.open_flag reaches may_open() as its @flag argument,
+ *    where the may_open trampoline picks it out (check.c);
+ *  - __FMODE_EXEC in op.open_flag ends up in file->f_flags, where fsnotify
+ *    turns the open into FS_OPEN_EXEC (and FS_OPEN_EXEC_PERM) events, as
+ *    for a file opened by execve().
+ *
+ * The mark lives in the open's own struct open_flags, on this function's
+ * stack: no other open, of this task or any other, can see it, and nothing
+ * is left behind when the open fails early.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/err.h>
+#include <linux/fcntl.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/fsnotify.h>
+#include <linux/module.h>
+#include <linux/namei.h>
+#include <linux/openat2.h>
+#include <uapi/linux/omayexec.h>
+
+#include "omayexec.h"
+
+/*
+ * The 6.1 layout of struct open_flags (fs/internal.h, which the headers
+ * package does not ship).  omayexec_openat2_selftest() checks it against the
+ * running kernel before any hook is installed.
+ */
+struct open_flags {
+	int open_flag;
+	umode_t mode;
+	int acc_mode;
+	int intent;
+	int lookup_flags;
+};
+
+/*
+ * Flags that make no sense with O_MAYEXEC.  O_PATH opens nothing that could
+ * be read, as in the v5 patches.  O_CREAT and O_TMPFILE would create the
+ * file before the policy could refuse it, leaving a file behind an open
+ * that failed; an interpreter has no reason to create the code it runs.
+ */
+#define OMAYEXEC_INVALID_FLAGS (O_PATH | O_CREAT | __O_TMPFILE)
+
+long omayexec_openat2(int dfd, const char __user *filename,
+		      struct open_how *how)
+{
+	struct open_how without_flag = *how;
+	struct open_flags op;
+	struct filename *name;
+	struct file *file;
+	long fd;
+
+	/*
+	 * Pin the module while the open runs: it may sleep for a long time
+	 * (a FIFO without a writer) with this function on its stack.  If the
+	 * module is already going away, answer as the stock kernel does.
+	 */
+	if (!try_module_get(THIS_MODULE))
+		return -EINVAL;
+
+	fd = -EINVAL;
+	if (how->flags & OMAYEXEC_INVALID_FLAGS)
+		goto out;
+
+	without_flag.flags &= ~O_MAYEXEC;
+	fd = omayexec_sym.build_open_flags(&without_flag, &op);
+	if (fd)
+		goto out;
+	op.open_flag |= O_MAYEXEC | __FMODE_EXEC;
+
+	name = omayexec_sym.getname(filename);
+	if (IS_ERR(name)) {
+		fd = PTR_ERR(name);
+		goto out;
+	}
+
+	fd = get_unused_fd_flags(how->flags);
+	if (fd >= 0) {
+		file = omayexec_sym.do_filp_open(dfd, name, &op);
+		if (IS_ERR(file)) {
+			put_unused_fd(fd);
+			fd = PTR_ERR(file);
+		} else {
+			fsnotify_open(file);
+			fd_install(fd, file);
+		}
+	}
+	putname(name);
+out:
+	/*
+	 * After this, only the return is left to run in the module; exit
+	 * waits for it with synchronize_rcu_tasks().
+	 */
+	module_put(THIS_MODULE);
+	return fd;
+}
+
+/*
+ * Check the struct open_flags mirror above against the running kernel's
+ * build_open_flags(): a mismatch would make the O_MAYEXEC path corrupt
+ * its stack, so the module refuses to load instead.
+ */
+int omayexec_openat2_selftest(void)
+{
+	const struct open_how how = {
+		.flags = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW,
+		.mode = 0640,
+		.resolve = RESOLVE_NO_MAGICLINKS,
+	};
+	const struct open_flags want = {
+		.open_flag = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW,
+		.mode = 0640 | S_IFREG,
+		.acc_mode = MAY_WRITE,
+		.intent = LOOKUP_OPEN | LOOKUP_CREATE,
+		.lookup_flags = LOOKUP_NO_MAGICLINKS,
+	};
+	struct open_flags got;
+	int err;
+
+	memset(&got, 0xa5, sizeof(got));
+	err = omayexec_sym.build_open_flags(&how, &got);
+	if (err || got.open_flag != want.open_flag || got.mode != want.mode ||
+	    got.acc_mode != want.acc_mode || got.intent != want.intent ||
+	    got.lookup_flags != want.lookup_flags) {
+		pr_err("build_open_flags() does not fill struct open_flags as in Linux 6.1 (err %d, open_flag %#x, mode %#o, acc_mode %#x, intent %#x, lookup_flags %#x)\n",
+		       err, got.open_flag, got.mode, got.acc_mode, got.intent,
+		       got.lookup_flags);
+		return -ENOEXEC;
+	}
+	return 0;
+}

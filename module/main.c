@@ -33,6 +33,10 @@ static int __init omayexec_init(void)
 {
 	int err;
 
+	err = omayexec_params_check();
+	if (err)
+		return err;
+
 	err = omayexec_resolve_symbols();
 	if (err)
 		return err;

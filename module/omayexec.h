@@ -14,11 +14,14 @@ struct open_how;
 struct path;
 struct user_namespace;
 
-/* policy.c: the policy in force, its sysctl and its load-time parameters. */
+/* policy.c: the policy in force and its sysctl. */
 extern int omayexec_policy;
 extern bool omayexec_locked;
 int omayexec_sysctl_register(void);
 void omayexec_sysctl_unregister(void);
+
+/* params.c: the module parameters that set the policy at load time. */
+int omayexec_params_check(void);
 
 /*
  * symbols.c: kernel functions that are neither exported nor in headers,

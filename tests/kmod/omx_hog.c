@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * omx_hog: a test-only module that takes a kernel function with ftrace
+ * before omayexec can, the way a livepatch or another tracer would.
+ *
+ * The lifecycle tests load it to check that omayexec refuses to load, and
+ * cleans up after itself, when one of its hooks is already owned, and that
+ * nobody else can take a hooked function while omayexec holds it.
+ *
+ * Parameters:
+ *   func=NAME      the function to take (default may_open)
+ *   mode=ipmodify  an ftrace_ops with FTRACE_OPS_FL_IPMODIFY and a no-op
+ *                  callback: what a livepatch registers (default)
+ *   mode=direct    an ftrace direct call to a trampoline that only returns:
+ *                  what a BPF trampoline or another direct-call user does
+ *
+ * In 6.1 (kernel/trace/ftrace.c) only one IPMODIFY ops may own a function,
+ * and a direct call on a function that an IPMODIFY ops owns (or the other
+ * way round) is refused with -EBUSY unless the direct ops implements
+ * ops_func, which register_ftrace_direct()'s global direct_ops does not.
+ * Two direct calls on one function are refused with -EBUSY too.  Whatever
+ * ftrace answers is this module's init result, so finit_module() returns it.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ftrace.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/string.h>
+
+static char *func = "may_open";
+module_param(func, charp, 0444);
+MODULE_PARM_DESC(func, "kernel function to take (default may_open)");
+
+static char *mode = "ipmodify";
+module_param(mode, charp, 0444);
+MODULE_PARM_DESC(mode, "ipmodify (like a livepatch) or direct (a direct call)");
+
+/*
+ * The direct-call trampoline.  ftrace makes the function's fentry call
+ * jump here, with the function's arguments in their registers and its
+ * return address on the stack: returning at once leaves both untouched.
+ */
+void omx_hog_tramp(void);
+asm(
+"	.pushsection	.text, \"ax\", @progbits\n"
+"	.type		omx_hog_tramp, @function\n"
+"	.globl		omx_hog_tramp\n"
+"omx_hog_tramp:\n"
+	ASM_ENDBR
+	ASM_RET
+"	.size		omx_hog_tramp, .-omx_hog_tramp\n"
+"	.popsection\n"
+);
+
+static void notrace omx_hog_nop(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *op,
+				struct ftrace_regs *fregs)
+{
+}
+
+static struct ftrace_ops omx_hog_ops;
+static bool direct;
+
+static int __init omx_hog_init(void)
+{
+	int err;
+
+	if (!strcmp(mode, "direct")) {
+		direct = true;
+	} else if (strcmp(mode, "ipmodify")) {
+		pr_err("mode must be ipmodify or direct, not '%s'\n", mode);
+		return -EINVAL;
+	}
+
+	if (!direct) {
+		omx_hog_ops.func = omx_hog_nop;
+		omx_hog_ops.flags = FTRACE_OPS_FL_IPMODIFY |
+				    FTRACE_OPS_FL_SAVE_REGS;
+	}
+
+	/* Resolves the name through available_filter_functions' records. */
+	err = ftrace_set_filter(&omx_hog_ops, (unsigned char *)func,
+				strlen(func), 1);
+	if (err) {
+		pr_err("cannot select %s: %d\n", func, err);
+		return err;
+	}
+
+	if (direct)
+		err = register_ftrace_direct_multi(&omx_hog_ops,
+						   (unsigned long)omx_hog_tramp);
+	else
+		err = register_ftrace_function(&omx_hog_ops);
+	if (err) {
+		pr_err("cannot take %s (%s): %d\n", func, mode, err);
+		ftrace_free_filter(&omx_hog_ops);
+		return err;
+	}
+
+	pr_info("took %s (%s)\n", func, mode);
+	return 0;
+}
+
+static void __exit omx_hog_exit(void)
+{
+	int err;
+
+	if (direct)
+		err = unregister_ftrace_direct_multi(&omx_hog_ops,
+						     (unsigned long)omx_hog_tramp);
+	else
+		err = unregister_ftrace_function(&omx_hog_ops);
+	WARN(err, "cannot release %s: %d\n", func, err);
+	ftrace_free_filter(&omx_hog_ops);
+	pr_info("released %s\n", func);
+}
+
+module_init(omx_hog_init);
+module_exit(omx_hog_exit);
+
+MODULE_DESCRIPTION("Test only: take a kernel function with ftrace, as a livepatch would");
+MODULE_LICENSE("GPL");

@@ -28,20 +28,25 @@ struct hook {
 	const char *name;
 	void **target;		/* in omayexec_sym, resolved before install */
 	void (*trampoline)(void);
+	const bool *wanted;	/* installed only if set; NULL: always */
 	bool installed;
 };
 
 /*
- * Installed in this order, removed in the reverse one.  The do_sys_openat2
- * hook is what lets O_MAYEXEC through, and the may_open hook is what judges
- * it, so at every moment the flag is either refused with EINVAL, as by the
- * stock kernel, or checked.
+ * Installed in this order, removed in the reverse one.  The may_open hook
+ * judges O_MAYEXEC opens and the others let the flag through, so at every
+ * moment the flag is either refused (EINVAL from openat2(2), ignored by
+ * open(2)), as by the stock kernel, or checked.
  */
 static struct hook hooks[] = {
 	{ "may_open", (void **)&omayexec_sym.may_open,
 	  omayexec_may_open_tramp },
 	{ "do_sys_openat2", (void **)&omayexec_sym.do_sys_openat2,
 	  omayexec_do_sys_openat2_tramp },
+	{ "__x64_sys_open", (void **)&omayexec_sym.sys_open,
+	  omayexec_sys_open_tramp, &omayexec_rfc_v1 },
+	{ "__x64_sys_openat", (void **)&omayexec_sym.sys_openat,
+	  omayexec_sys_openat_tramp, &omayexec_rfc_v1 },
 };
 
 static const char *reason(int err)
@@ -79,6 +84,8 @@ int omayexec_hooks_install(void)
 	int err;
 
 	for (i = 0; i < ARRAY_SIZE(hooks); i++) {
+		if (hooks[i].wanted && !*hooks[i].wanted)
+			continue;
 		err = register_ftrace_direct((unsigned long)*hooks[i].target,
 					     (unsigned long)hooks[i].trampoline);
 		if (err) {

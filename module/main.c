@@ -18,8 +18,11 @@
  *    to be opened: omayexec_openat2() marks its opens so that the may_open
  *    hook sends them to the policy check (check.c).
  *
+ * With the rfc_v1 parameter, the open(2) and openat(2) syscall entries are
+ * hooked too, to honour the flag there (rfc_v1.c).
+ *
  * Opens without the flag only pay the bit test in each trampoline
- * (trampolines.S).
+ * (trampolines.S).  Decisions are counted (stats.c) and audited (audit.c).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -49,18 +52,27 @@ static int __init omayexec_init(void)
 	if (err)
 		return err;
 
+	err = omayexec_stats_register();
+	if (err)
+		goto out_sysctl;
+
 	err = omayexec_hooks_install();
-	if (err) {
-		omayexec_sysctl_unregister();
-		return err;
-	}
+	if (err)
+		goto out_stats;
 
 	if (omayexec_locked)
 		__module_get(THIS_MODULE);
 
-	pr_info("O_MAYEXEC enabled: policy %d%s\n", omayexec_policy,
-		omayexec_locked ? ", locked" : "");
+	pr_info("O_MAYEXEC enabled: policy %d%s%s\n", omayexec_policy,
+		omayexec_locked ? ", locked" : "",
+		omayexec_rfc_v1 ? ", also on open(2) and openat(2) (RFC v1)" : "");
 	return 0;
+
+out_stats:
+	omayexec_stats_unregister();
+out_sysctl:
+	omayexec_sysctl_unregister();
+	return err;
 }
 
 static void __exit omayexec_exit(void)
@@ -74,6 +86,7 @@ static void __exit omayexec_exit(void)
 	 * them sleeps, so one RCU-tasks grace period sees them all out.
 	 */
 	synchronize_rcu_tasks();
+	omayexec_stats_unregister();
 	omayexec_sysctl_unregister();
 	pr_info("O_MAYEXEC disabled\n");
 }

@@ -12,10 +12,16 @@ struct filename;
 struct open_flags;
 struct open_how;
 struct path;
+struct pt_regs;
 struct user_namespace;
 
-/* policy.c: the policy in force and its sysctl. */
+/*
+ * policy.c: the policies in force and their sysctls: fs.open_mayexec_enforce
+ * for openat2(2), and kernel.yama.open_mayexec_enforce for open(2) and
+ * openat(2) with the rfc_v1 parameter.
+ */
 extern int omayexec_policy;
+extern int omayexec_rfc_v1_policy;
 extern bool omayexec_locked;
 int omayexec_sysctl_register(void);
 void omayexec_sysctl_unregister(void);
@@ -33,6 +39,8 @@ struct omayexec_symbols {
 			       struct open_how *how);
 	int (*may_open)(struct user_namespace *mnt_userns,
 			const struct path *path, int acc_mode, int flag);
+	long (*sys_open)(const struct pt_regs *regs);	/* __x64_sys_open */
+	long (*sys_openat)(const struct pt_regs *regs);	/* __x64_sys_openat */
 	/* Called on the O_MAYEXEC path. */
 	int (*build_open_flags)(const struct open_how *how,
 				struct open_flags *op);
@@ -47,17 +55,57 @@ int omayexec_resolve_symbols(void);
 int omayexec_hooks_install(void);
 void omayexec_hooks_remove(void);
 
+/*
+ * The two interfaces: openat2(2) with the v5 semantics, and, when the
+ * rfc_v1 parameter is set, open(2) and openat(2) with the semantics of the
+ * 2018 RFC (rfc_v1.c).
+ */
+enum omayexec_interface {
+	OMAYEXEC_OPENAT2,
+	OMAYEXEC_RFC_V1,
+};
+
 /* openat2.c: do_sys_openat2() for the opens that carry O_MAYEXEC. */
 int omayexec_openat2_selftest(void);
+long omayexec_do_open(int dfd, const char __user *filename,
+		      const struct open_how *how,
+		      enum omayexec_interface interface);
 long omayexec_openat2(int dfd, const char __user *filename,
 		      struct open_how *how);
 
 /* check.c: may_open() for the opens that carry O_MAYEXEC. */
+#define OMAYEXEC_MAY_RFC_V1	0x00000100	/* in acc_mode: an RFC v1 open */
 int omayexec_may_open(struct user_namespace *mnt_userns,
 		      const struct path *path, int acc_mode, int flag);
+
+/* What the policy decided about one O_MAYEXEC open, and why. */
+enum omayexec_verdict {
+	OMAYEXEC_ALLOWED,
+	OMAYEXEC_NOT_REGULAR,
+	OMAYEXEC_NOEXEC_MOUNT,
+	OMAYEXEC_NO_EXEC_PERMISSION,
+	OMAYEXEC_NR_VERDICTS
+};
+
+/* rfc_v1.c: the 2018 RFC's interface, on request. */
+extern bool omayexec_rfc_v1;
+long omayexec_sys_open(const struct pt_regs *regs);
+long omayexec_sys_openat(const struct pt_regs *regs);
+
+/* stats.c: counts of O_MAYEXEC decisions, in /sys/module/omayexec/stats/. */
+void omayexec_count(enum omayexec_verdict verdict);
+int omayexec_stats_register(void);
+void omayexec_stats_unregister(void);
+
+/* audit.c: one audit record per refusal, and per allowed open on request. */
+extern bool omayexec_audit_allowed;
+void omayexec_audit(enum omayexec_verdict verdict, const struct path *path,
+		    enum omayexec_interface interface, int policy);
 
 /* trampolines.S: the code that ftrace calls at the hooked functions' entry. */
 void omayexec_do_sys_openat2_tramp(void);
 void omayexec_may_open_tramp(void);
+void omayexec_sys_open_tramp(void);
+void omayexec_sys_openat_tramp(void);
 
 #endif /* _OMAYEXEC_H */

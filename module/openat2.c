@@ -14,7 +14,8 @@
  *    where the may_open trampoline picks it out (check.c);
  *  - __FMODE_EXEC in op.open_flag ends up in file->f_flags, where fsnotify
  *    turns the open into FS_OPEN_EXEC (and FS_OPEN_EXEC_PERM) events, as
- *    for a file opened by execve().
+ *    for a file opened by execve();
+ *  - op.acc_mode says MAY_EXEC, as execve()'s does, for IMA.
  *
  * The mark lives in the open's own struct open_flags, on this function's
  * stack: no other open, of this task or any other, can see it, and nothing
@@ -56,8 +57,13 @@ struct open_flags {
  */
 #define OMAYEXEC_INVALID_FLAGS (O_PATH | O_CREAT | __O_TMPFILE)
 
-long omayexec_openat2(int dfd, const char __user *filename,
-		      struct open_how *how)
+/*
+ * do_sys_openat2() for an open_how that carries O_MAYEXEC, on behalf of
+ * @interface.  The caller has pinned the module.
+ */
+long omayexec_do_open(int dfd, const char __user *filename,
+		      const struct open_how *how,
+		      enum omayexec_interface interface)
 {
 	struct open_how without_flag = *how;
 	struct open_flags op;
@@ -65,29 +71,26 @@ long omayexec_openat2(int dfd, const char __user *filename,
 	struct file *file;
 	long fd;
 
-	/*
-	 * Pin the module while the open runs: it may sleep for a long time
-	 * (a FIFO without a writer) with this function on its stack.  If the
-	 * module is already going away, answer as the stock kernel does.
-	 */
-	if (!try_module_get(THIS_MODULE))
-		return -EINVAL;
-
-	fd = -EINVAL;
 	if (how->flags & OMAYEXEC_INVALID_FLAGS)
-		goto out;
+		return -EINVAL;
 
 	without_flag.flags &= ~O_MAYEXEC;
 	fd = omayexec_sym.build_open_flags(&without_flag, &op);
 	if (fd)
-		goto out;
+		return fd;
 	op.open_flag |= O_MAYEXEC | __FMODE_EXEC;
+	/*
+	 * IMA's FILE_CHECK rules see op.acc_mode: make it what execve()
+	 * gives them, MAY_EXEC instead of MAY_READ, so that "mask=MAY_EXEC"
+	 * matches.  omayexec_may_open() gives may_open() the real one back.
+	 */
+	op.acc_mode = (op.acc_mode & ~MAY_READ) | MAY_EXEC;
+	if (interface == OMAYEXEC_RFC_V1)
+		op.acc_mode |= OMAYEXEC_MAY_RFC_V1;
 
 	name = omayexec_sym.getname(filename);
-	if (IS_ERR(name)) {
-		fd = PTR_ERR(name);
-		goto out;
-	}
+	if (IS_ERR(name))
+		return PTR_ERR(name);
 
 	fd = get_unused_fd_flags(how->flags);
 	if (fd >= 0) {
@@ -101,7 +104,24 @@ long omayexec_openat2(int dfd, const char __user *filename,
 		}
 	}
 	putname(name);
-out:
+	return fd;
+}
+
+long omayexec_openat2(int dfd, const char __user *filename,
+		      struct open_how *how)
+{
+	long fd;
+
+	/*
+	 * Pin the module while the open runs: it may sleep for a long time
+	 * (a FIFO without a writer) with this function on its stack.  If the
+	 * module is already going away, answer as the stock kernel does.
+	 */
+	if (!try_module_get(THIS_MODULE))
+		return -EINVAL;
+
+	fd = omayexec_do_open(dfd, filename, how, OMAYEXEC_OPENAT2);
+
 	/*
 	 * After this, only the return is left to run in the module; exit
 	 * waits for it with synchronize_rcu_tasks().

@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The O_MAYEXEC policy in force, and fs.open_mayexec_enforce, where it is
- * read and set at run time.  Its initial value and the lock come from the
- * module parameters (params.c).
+ * The O_MAYEXEC policies in force, and the sysctls where they are read and
+ * set at run time:
+ *
+ *   fs.open_mayexec_enforce            openat2(2), mode 0600 (the v5 patches)
+ *   kernel.yama.open_mayexec_enforce   open(2) and openat(2), mode 0644,
+ *                                      with the rfc_v1 parameter only (the
+ *                                      2018 RFC)
+ *
+ * Both start at the enforce parameter's value and are fixed by the locked
+ * parameter (params.c).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -15,6 +22,7 @@
 
 /* Read once per O_MAYEXEC open (READ_ONCE), never on other opens. */
 int omayexec_policy __read_mostly = OMAYEXEC_ENFORCE_NONE;
+int omayexec_rfc_v1_policy __read_mostly = OMAYEXEC_ENFORCE_NONE;
 bool omayexec_locked __ro_after_init;
 
 /*
@@ -45,7 +53,21 @@ static struct ctl_table policy_sysctl_table[] = {
 	{}
 };
 
+static struct ctl_table rfc_v1_sysctl_table[] = {
+	{
+		.procname = "open_mayexec_enforce",
+		.data = &omayexec_rfc_v1_policy,
+		.maxlen = sizeof(int),
+		.mode = 0644,
+		.proc_handler = policy_sysctl_handler,
+		.extra1 = SYSCTL_ZERO,
+		.extra2 = SYSCTL_THREE,
+	},
+	{}
+};
+
 static struct ctl_table_header *policy_sysctl_header;
+static struct ctl_table_header *rfc_v1_sysctl_header;
 
 int omayexec_sysctl_register(void)
 {
@@ -56,10 +78,23 @@ int omayexec_sysctl_register(void)
 		pr_err("cannot register fs.open_mayexec_enforce\n");
 		return -ENOMEM;
 	}
+	if (!omayexec_rfc_v1)
+		return 0;
+
+	omayexec_rfc_v1_policy = omayexec_policy;
+	rfc_v1_sysctl_header = register_sysctl("kernel/yama",
+					       rfc_v1_sysctl_table);
+	if (!rfc_v1_sysctl_header) {
+		pr_err("cannot register kernel.yama.open_mayexec_enforce\n");
+		unregister_sysctl_table(policy_sysctl_header);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
 void omayexec_sysctl_unregister(void)
 {
+	if (rfc_v1_sysctl_header)
+		unregister_sysctl_table(rfc_v1_sysctl_header);
 	unregister_sysctl_table(policy_sysctl_header);
 }

@@ -46,6 +46,7 @@ static int resolve(lookup_name_t lookup, const char *name, void **addr)
 }
 
 #define RESOLVE(field) resolve(lookup, #field, (void **)&omayexec_sym.field)
+#define RESOLVE_AS(field, name) resolve(lookup, name, (void **)&omayexec_sym.field)
 
 int omayexec_resolve_symbols(void)
 {
@@ -56,5 +57,7 @@ int omayexec_resolve_symbols(void)
 
 	return RESOLVE(do_sys_openat2) ?: RESOLVE(may_open) ?:
 	       RESOLVE(build_open_flags) ?: RESOLVE(getname) ?:
-	       RESOLVE(do_filp_open);
+	       RESOLVE(do_filp_open) ?:
+	       RESOLVE_AS(sys_open, "__x64_sys_open") ?:
+	       RESOLVE_AS(sys_openat, "__x64_sys_openat");
 }

@@ -2,8 +2,8 @@
 /*
  * The ftrace direct-call trampolines.
  *
- * ftrace patches the first instruction of do_sys_openat2() and may_open()
- * into a call to these trampolines.  They run before the hooked function's
+ * ftrace patches the first instruction of each hooked function into a call
+ * to its trampoline here.  A trampoline runs before the hooked function's
  * prologue, so the arguments are still in the registers of the calling
  * convention and the return address into the hooked function is on top of
  * the stack.
@@ -20,8 +20,25 @@
  * module's exit waits for such tasks with synchronize_rcu_tasks().
  */
 #include <linux/linkage.h>
+#include <asm/ptrace-abi.h>
 #include <asm/unwind_hints.h>
 #include <uapi/linux/omayexec.h>
+
+/*
+ * \name: if the 32-bit operand \flags has O_MAYEXEC, become a call of
+ * \replacement (same arguments, same caller); otherwise let the hooked
+ * function run.
+ */
+.macro OMAYEXEC_TRAMPOLINE name, flags, replacement
+SYM_FUNC_START(\name)
+	testl	$O_MAYEXEC, \flags
+	jnz	1f
+	RET
+1:	addq	$8, %rsp
+	UNWIND_HINT_FUNC
+	jmp	\replacement
+SYM_FUNC_END(\name)
+.endm
 
 	.text
 
@@ -31,25 +48,19 @@
  * %rdx is @how, a kernel copy made by the openat2 syscall or by do_sys_open().
  * O_MAYEXEC lies in the low 32 bits of how->flags.
  */
-SYM_FUNC_START(omayexec_do_sys_openat2_tramp)
-	testl	$O_MAYEXEC, (%rdx)
-	jnz	1f
-	RET
-1:	addq	$8, %rsp
-	UNWIND_HINT_FUNC
-	jmp	omayexec_openat2
-SYM_FUNC_END(omayexec_do_sys_openat2_tramp)
+OMAYEXEC_TRAMPOLINE omayexec_do_sys_openat2_tramp, (%rdx), omayexec_openat2
 
 /*
  * int may_open(struct user_namespace *mnt_userns, const struct path *path,
  *		int acc_mode, int flag);
- * %ecx is @flag, the open flags; only omayexec_openat2() puts O_MAYEXEC there.
+ * %ecx is @flag, the open flags; only omayexec_do_open() puts O_MAYEXEC there.
  */
-SYM_FUNC_START(omayexec_may_open_tramp)
-	testl	$O_MAYEXEC, %ecx
-	jnz	1f
-	RET
-1:	addq	$8, %rsp
-	UNWIND_HINT_FUNC
-	jmp	omayexec_may_open
-SYM_FUNC_END(omayexec_may_open_tramp)
+OMAYEXEC_TRAMPOLINE omayexec_may_open_tramp, %ecx, omayexec_may_open
+
+/*
+ * Hooked only with the rfc_v1 parameter:
+ * long __x64_sys_open(const struct pt_regs *regs), flags in regs->si;
+ * long __x64_sys_openat(const struct pt_regs *regs), flags in regs->dx.
+ */
+OMAYEXEC_TRAMPOLINE omayexec_sys_open_tramp, RSI(%rdi), omayexec_sys_open
+OMAYEXEC_TRAMPOLINE omayexec_sys_openat_tramp, RDX(%rdi), omayexec_sys_openat

@@ -5,6 +5,7 @@
 #   make          build the module (and the userspace helpers)
 #   make demo     build, boot the test VM, show the policy at work
 #   make check    build, boot the test VM, run every test
+#   make bench    build, boot the test VM, measure what the hooks cost
 #
 # Every target first installs the Debian packages it needs (scripts/install-deps).
 
@@ -13,7 +14,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 BUILD ?= $(CURDIR)/build
 export KVER KDIR BUILD
 
-.PHONY: all deps module userspace tests check demo clean
+.PHONY: all deps module userspace tests check demo bench clean
 
 all: module userspace
 
@@ -35,6 +36,10 @@ check: tests
 
 demo: module userspace
 	qemu/demo
+
+bench: module
+	$(MAKE) -C tests/bench BUILD=$(BUILD)
+	tests/bench/run-bench
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean

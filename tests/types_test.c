@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -181,7 +182,11 @@ static int blocked_writer(const char *path)
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		int fd = open(path, O_WRONLY | O_CLOEXEC);
+		int fd;
+
+		/* Do not outlive a test that fails before releasing it. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		fd = open(path, O_WRONLY | O_CLOEXEC);
 
 		_exit(fd < 0 ? 1 : 0);
 	}

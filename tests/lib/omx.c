@@ -103,8 +103,10 @@ int omx_policy_set(int policy)
 /*
  * Safety net: a test killed by its timeout cannot run its teardown, so the
  * harness process (the one that started main) puts policy 0 back when it
- * exits.  Forked test processes never do: they have another pid.
+ * exits, in the binaries that ask for it (omx_test.h does).  Forked test
+ * processes never do: they have another pid.
  */
+bool omx_restore_policy_at_exit;
 static pid_t omx_main_pid;
 
 static void __attribute__((constructor)) omx_startup(void)
@@ -119,7 +121,8 @@ static void __attribute__((constructor)) omx_startup(void)
 
 static void __attribute__((destructor)) omx_shutdown(void)
 {
-	if (getpid() == omx_main_pid && omx_module_loaded() &&
+	if (omx_restore_policy_at_exit && getpid() == omx_main_pid &&
+	    omx_module_loaded() &&
 	    omx_policy_read() != 0)
 		omx_policy_set(0);
 }

@@ -50,6 +50,11 @@ int omx_policy_read(void);
 int omx_policy_write(const char *text);
 /* Raise CAP_MAC_ADMIN, write @policy, read it back: 0 or -errno (-EIO on mismatch). */
 int omx_policy_set(int policy);
+/*
+ * When set (before main returns), the harness process writes policy 0 at
+ * exit if it finds another policy: what a test killed by its timeout left.
+ */
+extern bool omx_restore_policy_at_exit;
 
 /* ---- Capabilities and credentials ------------------------------------ */
 

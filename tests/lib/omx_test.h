@@ -17,4 +17,10 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "kselftest_harness.h"
 
+/* Every test restores policy 0; this also covers a test killed midway. */
+static void __attribute__((constructor)) omx_test_restore_policy(void)
+{
+	omx_restore_policy_at_exit = true;
+}
+
 #endif /* OMX_TEST_H */

@@ -264,6 +264,45 @@ TEST_F(flags, o_mayexec_sets_fmode_exec)
 	}
 }
 
+static long file_size(int dirfd, const char *path)
+{
+	struct stat st;
+
+	return fstatat(dirfd, path, &st, 0) ? -errno : st.st_size;
+}
+
+/*
+ * A refused O_MAYEXEC open has no side effect: O_TRUNC truncates nothing.
+ * (do_open() truncates after may_open(); the refusal must come first.)
+ */
+TEST_F(flags, refused_open_does_not_truncate)
+{
+	static const struct {
+		const char *path;
+		int refused_by;		/* policy bits that refuse it */
+	} files[] = {
+		{ "noexec/script", OMAYEXEC_ENFORCE_MOUNT },
+		{ "exec/data", OMAYEXEC_ENFORCE_FILE },
+		{ "exec/script", 0 },
+	};
+	unsigned int i;
+	long size;
+
+	for (i = 0; i < ARRAY_LEN(files); i++) {
+		bool refused = variant->policy & files[i].refused_by;
+
+		size = file_size(self->ws.dirfd, files[i].path);
+		ASSERT_LT(0, size);
+		EXPECT_EQ(refused ? -EACCES : 0,
+			  omx_probe_openat2(self->ws.dirfd, files[i].path,
+				O_WRONLY | O_TRUNC | O_CLOEXEC | O_MAYEXEC, 0))
+			TH_LOG("O_TRUNC | O_MAYEXEC on %s", files[i].path);
+		EXPECT_EQ(refused ? size : 0,
+			  file_size(self->ws.dirfd, files[i].path))
+			TH_LOG("size of %s", files[i].path);
+	}
+}
+
 /* Masks of the events of this process waiting on @fan (fds closed). */
 static __u64 fanotify_events(int fan)
 {

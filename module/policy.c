@@ -15,6 +15,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
+#include <linux/kernel.h>
 #include <linux/sysctl.h>
 #include <uapi/linux/omayexec.h>
 
@@ -26,18 +27,31 @@ int omayexec_rfc_v1_policy __read_mostly = OMAYEXEC_ENFORCE_NONE;
 bool omayexec_locked __ro_after_init;
 
 /*
- * Short and strict, as Yama's: the caller must have CAP_MAC_ADMIN in the
+ * Short and strict, as Yama's: the writer must have CAP_MAC_ADMIN in the
  * initial user namespace at write time, the policy must not be locked, and
- * proc_dointvec_minmax() leaves the policy untouched on anything but a
- * number from 0 to 3.
+ * the write must be one decimal number from 0 to 3 (a trailing newline is
+ * fine), in one write at offset 0.  Anything else is EINVAL and leaves the
+ * policy as it was.
  */
 static int policy_sysctl_handler(struct ctl_table *table, int write,
 				 void *buffer, size_t *lenp, loff_t *ppos)
 {
-	if (write && (!capable(CAP_MAC_ADMIN) || omayexec_locked))
+	int policy;
+
+	if (!write)
+		return proc_dointvec(table, write, buffer, lenp, ppos);
+
+	if (!capable(CAP_MAC_ADMIN) || omayexec_locked)
 		return -EPERM;
 
-	return proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+	/* The buffer is a NUL-terminated copy of the write. */
+	if (*ppos || kstrtoint(buffer, 10, &policy) ||
+	    policy & ~OMAYEXEC_ENFORCE_MASK)
+		return -EINVAL;
+
+	WRITE_ONCE(*(int *)table->data, policy);
+	*ppos += *lenp;
+	return 0;
 }
 
 static struct ctl_table policy_sysctl_table[] = {
@@ -47,8 +61,6 @@ static struct ctl_table policy_sysctl_table[] = {
 		.maxlen = sizeof(int),
 		.mode = 0600,
 		.proc_handler = policy_sysctl_handler,
-		.extra1 = SYSCTL_ZERO,
-		.extra2 = SYSCTL_THREE,
 	},
 	{}
 };
@@ -60,8 +72,6 @@ static struct ctl_table rfc_v1_sysctl_table[] = {
 		.maxlen = sizeof(int),
 		.mode = 0644,
 		.proc_handler = policy_sysctl_handler,
-		.extra1 = SYSCTL_ZERO,
-		.extra2 = SYSCTL_THREE,
 	},
 	{}
 };

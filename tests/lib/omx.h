@@ -26,12 +26,7 @@
 /* struct open_how and the openat2 selftest helpers (sys_openat2(), ...). */
 #include "helpers.h"
 
-#if __has_include(<linux/omayexec.h>)
 #include <linux/omayexec.h>
-#else
-/* tests/Makefile passes -I include, where the header is uapi/linux/. */
-#include <uapi/linux/omayexec.h>
-#endif
 
 /* f_flags bit set by the kernel for exec opens (include/linux/fs.h). */
 #define OMX_FMODE_EXEC		040

@@ -26,9 +26,9 @@ TEST(file_is_root_owned_with_mode_0600)
 
 	ASSERT_EQ(0, stat(OMAYEXEC_SYSCTL_PATH, &st));
 	EXPECT_TRUE(S_ISREG(st.st_mode));
-	EXPECT_EQ(0600, st.st_mode & 07777);
-	EXPECT_EQ(0, st.st_uid);
-	EXPECT_EQ(0, st.st_gid);
+	EXPECT_EQ((mode_t)0600, st.st_mode & 07777);
+	EXPECT_EQ((uid_t)0, st.st_uid);
+	EXPECT_EQ((gid_t)0, st.st_gid);
 }
 
 static int open_as_user(void *arg)

@@ -25,58 +25,49 @@ static bool path_is_noexec(const struct path *path)
 }
 
 /*
- * The v5 semantics, for openat2(2) and fs.open_mayexec_enforce.
+ * The policy's decision on @path.  Two semantics share it:
+ *
+ *  - openat2(2), fs.open_mayexec_enforce: those of the v5 patches, "open as
+ *    for execve()";
+ *  - open(2) and openat(2) with rfc_v1, kernel.yama.open_mayexec_enforce:
+ *    those of the 2018 RFC.
+ *
  * A refusal is EACCES, or the permission check's own error in *@err.
  */
-static enum omayexec_verdict check_openat2(struct user_namespace *mnt_userns,
-					   const struct path *path,
-					   int policy, int *err)
+static enum omayexec_verdict decide(struct user_namespace *mnt_userns,
+				    const struct path *path, int policy,
+				    enum omayexec_interface interface, int *err)
 {
 	struct inode *inode = d_backing_inode(path->dentry);
+	bool rfc_v1 = interface == OMAYEXEC_RFC_V1;
 
 	if (!policy)
 		return OMAYEXEC_ALLOWED;
 
-	/* As for execve(): only regular files hold code to run. */
-	if (!S_ISREG(inode->i_mode))
-		return OMAYEXEC_NOT_REGULAR;
+	/*
+	 * v5, as execve(): only regular files hold code to run.  The RFC
+	 * checked directories as well, and let other types through.
+	 */
+	if (!S_ISREG(inode->i_mode)) {
+		if (!rfc_v1)
+			return OMAYEXEC_NOT_REGULAR;
+		if (!S_ISDIR(inode->i_mode))
+			return OMAYEXEC_ALLOWED;
+	}
 
 	if ((policy & OMAYEXEC_ENFORCE_MOUNT) && path_is_noexec(path))
 		return OMAYEXEC_NOEXEC_MOUNT;
 
 	/*
-	 * The full permission check, as for execve(): mode bits, ACLs, the
-	 * filesystem's own ->permission() and the LSMs.  Even with
+	 * v5, as execve(): the full permission check (mode bits, ACLs, the
+	 * filesystem's own ->permission() and the LSMs); even with
 	 * CAP_DAC_OVERRIDE it fails for a file that has no x bit at all.
+	 * The RFC: the DAC check alone, so that root may still "execute"
+	 * (search) a directory.
 	 */
 	if (policy & OMAYEXEC_ENFORCE_FILE) {
-		*err = inode_permission(mnt_userns, inode, MAY_EXEC);
-		if (*err)
-			return OMAYEXEC_NO_EXEC_PERMISSION;
-	}
-	return OMAYEXEC_ALLOWED;
-}
-
-/*
- * The 2018 RFC's semantics, for open(2) and openat(2) and
- * kernel.yama.open_mayexec_enforce: regular files and directories are
- * checked, other types are not; the file check is the DAC one, so that
- * root may still "execute" (search) a directory.
- */
-static enum omayexec_verdict check_rfc_v1(struct user_namespace *mnt_userns,
-					  const struct path *path,
-					  int policy, int *err)
-{
-	struct inode *inode = d_backing_inode(path->dentry);
-
-	if (!policy || (!S_ISREG(inode->i_mode) && !S_ISDIR(inode->i_mode)))
-		return OMAYEXEC_ALLOWED;
-
-	if ((policy & OMAYEXEC_ENFORCE_MOUNT) && path_is_noexec(path))
-		return OMAYEXEC_NOEXEC_MOUNT;
-
-	if (policy & OMAYEXEC_ENFORCE_FILE) {
-		*err = generic_permission(mnt_userns, inode, MAY_EXEC);
+		*err = rfc_v1 ? generic_permission(mnt_userns, inode, MAY_EXEC) :
+				inode_permission(mnt_userns, inode, MAY_EXEC);
 		if (*err)
 			return OMAYEXEC_NO_EXEC_PERMISSION;
 	}
@@ -104,16 +95,16 @@ int omayexec_may_open(struct user_namespace *mnt_userns,
 	if (err)
 		return err;
 
-	err = -EACCES;
 	if (acc_mode & OMAYEXEC_MAY_RFC_V1) {
 		interface = OMAYEXEC_RFC_V1;
 		policy = READ_ONCE(omayexec_rfc_v1_policy);
-		verdict = check_rfc_v1(mnt_userns, path, policy, &err);
 	} else {
 		interface = OMAYEXEC_OPENAT2;
 		policy = READ_ONCE(omayexec_policy);
-		verdict = check_openat2(mnt_userns, path, policy, &err);
 	}
+
+	err = -EACCES;
+	verdict = decide(mnt_userns, path, policy, interface, &err);
 
 	omayexec_count(verdict);
 	omayexec_audit(verdict, path, interface, policy);

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * omxbench: time one open workload, in the test VM (tests/bench/guest-bench).
+ *
+ *   omxbench [-n ITERS] [-r REPS] [-w WARMUP] [-t THREADS] [-s STATE] WORKLOAD
+ *
+ * Runs in a directory that holds "prog" (a tiny static executable, mode
+ * 0755) and "data" (a regular file, mode 0644).  WORKLOAD is one of:
+ *
+ *   open             open("prog", O_RDONLY) + close()
+ *   openat           openat(dfd, "prog", O_RDONLY) + close()
+ *   openat2          openat2(dfd, "prog", {O_RDONLY}) + close()
+ *   mayexec_ok       openat2(dfd, "prog", {O_RDONLY|O_MAYEXEC}) + close()
+ *                    (allowed at every policy: prog is executable)
+ *   mayexec_refused  openat2(dfd, "data", {O_RDONLY|O_MAYEXEC}), + close()
+ *                    if it succeeded (refused with EACCES at policy 2 or 3:
+ *                    data has no x bit; allowed at policy 0)
+ *   execve           vfork() + execve("./prog") + waitpid(); prog is
+ *                    a static binary without libc that calls exit(0)
+ *
+ * dfd is the current directory, opened once.  Each of THREADS threads
+ * (pinned to CPU i modulo the CPU count) runs WARMUP untimed operations,
+ * waits for the others at a barrier, then runs ITERS timed ones; a
+ * repetition's elapsed time goes from the first thread's start to the last
+ * thread's end, on CLOCK_MONOTONIC.  Under QEMU's -icount shift=0 that clock
+ * counts guest instructions (of all vCPUs: TCG then runs them in turn).
+ *
+ * Output, one line per repetition:
+ *   R STATE WORKLOAD THREADS REP OPS ELAPSED_NS OUTCOME
+ * where OPS = THREADS * ITERS and OUTCOME is "ok" when every operation
+ * succeeded, the errno name (e.g. EACCES, EINVAL) when every one failed
+ * the same way, "mixed" otherwise.  Exit status 0, or 1 on a usage or
+ * set-up error.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/omayexec.h>
+
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+
+enum workload { W_OPEN, W_OPENAT, W_OPENAT2, W_MAYEXEC_OK, W_MAYEXEC_REFUSED,
+		W_EXECVE };
+
+static const char *const names[] = {
+	[W_OPEN] = "open",
+	[W_OPENAT] = "openat",
+	[W_OPENAT2] = "openat2",
+	[W_MAYEXEC_OK] = "mayexec_ok",
+	[W_MAYEXEC_REFUSED] = "mayexec_refused",
+	[W_EXECVE] = "execve",
+};
+
+static enum workload workload;
+static long iters = 20000, warmup = 1000;
+static int nthreads = 1, dfd;
+static pthread_barrier_t start_barrier, end_barrier;
+static char *const exec_argv[] = { "prog", NULL };
+static char *const exec_envp[] = { NULL };
+
+struct thread {
+	pthread_t tid;
+	int index;
+	uint64_t start, end;
+	int err;	/* 0: all ok; errno of every failure; -1: mixed */
+};
+
+static uint64_t now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+static long sys_openat2(int fd, const char *path, uint64_t flags)
+{
+	struct open_how how = { .flags = flags };
+
+	return syscall(SYS_openat2, fd, path, &how, sizeof(how));
+}
+
+/* One operation: 0 on success, else an errno value. */
+static int one(void)
+{
+	int fd, status;
+	pid_t pid;
+
+	switch (workload) {
+	case W_OPEN:
+		fd = open("prog", O_RDONLY);
+		break;
+	case W_OPENAT:
+		fd = openat(dfd, "prog", O_RDONLY);
+		break;
+	case W_OPENAT2:
+		fd = sys_openat2(dfd, "prog", O_RDONLY);
+		break;
+	case W_MAYEXEC_OK:
+		fd = sys_openat2(dfd, "prog", O_RDONLY | O_MAYEXEC);
+		break;
+	case W_MAYEXEC_REFUSED:
+		fd = sys_openat2(dfd, "data", O_RDONLY | O_MAYEXEC);
+		break;
+	case W_EXECVE:
+		pid = vfork();
+		if (pid == 0) {
+			execve("prog", exec_argv, exec_envp);
+			_exit(127);
+		}
+		if (pid < 0)
+			return errno;
+		if (waitpid(pid, &status, 0) != pid)
+			return errno;
+		return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : ECHILD;
+	default:
+		abort();
+	}
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/* The outcome so far: the first operation's, or -1 once two differ. */
+static void note(struct thread *t, long i, int err)
+{
+	if (i == 0)
+		t->err = err;
+	else if (err != t->err)
+		t->err = -1;
+}
+
+static void *run(void *arg)
+{
+	struct thread *t = arg;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+	long i;
+
+	if (ncpu > 0) {
+		CPU_ZERO(&set);
+		CPU_SET(t->index % ncpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+	}
+	for (i = 0; i < warmup; i++)
+		one();
+	pthread_barrier_wait(&start_barrier);
+	t->start = now();
+	for (i = 0; i < iters; i++)
+		note(t, i, one());
+	t->end = now();
+	pthread_barrier_wait(&end_barrier);
+	return NULL;
+}
+
+static const char *outcome(const struct thread *t, int n)
+{
+	static char buf[32];
+	int i, err = t[0].err;
+
+	for (i = 1; i < n; i++)
+		if (t[i].err != err)
+			err = -1;
+	if (err == 0)
+		return "ok";
+	if (err < 0)
+		return "mixed";
+	switch (err) {
+	case EACCES: return "EACCES";
+	case EINVAL: return "EINVAL";
+	case EPERM: return "EPERM";
+	case ENOENT: return "ENOENT";
+	case ECHILD: return "ECHILD";
+	}
+	snprintf(buf, sizeof(buf), "errno%d", err);
+	return buf;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: omxbench [-n ITERS] [-r REPS] [-w WARMUP] [-t THREADS] [-s STATE] WORKLOAD\n");
+	exit(1);
+}
+
+int main(int argc, char **argv)
+{
+	const char *state = "-";
+	struct thread *t;
+	int reps = 5, opt, i, rep;
+	uint64_t first, last;
+
+	while ((opt = getopt(argc, argv, "n:r:w:t:s:")) != -1) {
+		switch (opt) {
+		case 'n': iters = atol(optarg); break;
+		case 'r': reps = atoi(optarg); break;
+		case 'w': warmup = atol(optarg); break;
+		case 't': nthreads = atoi(optarg); break;
+		case 's': state = optarg; break;
+		default: usage();
+		}
+	}
+	if (optind != argc - 1 || iters < 1 || reps < 1 || warmup < 0 ||
+	    nthreads < 1 || nthreads > 64)
+		usage();
+	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
+		if (!strcmp(argv[optind], names[i]))
+			break;
+	if (i == (int)(sizeof(names) / sizeof(names[0])))
+		usage();
+	workload = i;
+	if (workload == W_EXECVE && nthreads != 1) {
+		fprintf(stderr, "omxbench: execve runs single-threaded only\n");
+		return 1;
+	}
+
+	dfd = open(".", O_PATH | O_DIRECTORY);
+	if (dfd < 0 || access("prog", X_OK) || access("data", R_OK)) {
+		perror("omxbench: the current directory needs ./prog and ./data");
+		return 1;
+	}
+	t = calloc(nthreads, sizeof(*t));
+	if (!t)
+		return 1;
+
+	for (rep = 0; rep < reps; rep++) {
+		pthread_barrier_init(&start_barrier, NULL, nthreads);
+		pthread_barrier_init(&end_barrier, NULL, nthreads);
+		for (i = 0; i < nthreads; i++) {
+			t[i].index = i;
+			if (i && pthread_create(&t[i].tid, NULL, run, &t[i])) {
+				perror("omxbench: pthread_create");
+				return 1;
+			}
+		}
+		run(&t[0]);
+		for (i = 1; i < nthreads; i++)
+			pthread_join(t[i].tid, NULL);
+		pthread_barrier_destroy(&start_barrier);
+		pthread_barrier_destroy(&end_barrier);
+		first = t[0].start;
+		last = t[0].end;
+		for (i = 1; i < nthreads; i++) {
+			if (t[i].start < first)
+				first = t[i].start;
+			if (t[i].end > last)
+				last = t[i].end;
+		}
+		printf("R %s %s %d %d %ld %llu %s\n", state, names[workload],
+		       nthreads, rep + 1, iters * nthreads,
+		       (unsigned long long)(last - first), outcome(t, nthreads));
+		fflush(stdout);
+	}
+	return 0;
+}

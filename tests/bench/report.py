@@ -1,0 +1,342 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""tests/bench/report.py: turn guest-bench output into the benchmark report.
+
+    report.py --out DIR RAW...
+
+RAW files are guest-bench outputs (one per time base, see run-bench).  Writes
+DIR/results.txt (the tables, the targets and the profile), DIR/results.json,
+DIR/results.csv, and DIR/chart.dat + DIR/chart.gp (gnuplot makes chart.png).
+
+Cost per operation = elapsed x min(threads, vCPUs) / operations: with one
+vCPU (the icount boot) it is the guest instructions of one operation, with
+2 threads on 2 vCPUs (the wall boot) the time one thread spends on one.
+Each (state, workload) has several repetitions: the median is the figure,
+min and max the spread.  Ratios are medians over the "absent" (module not
+loaded) median of the same workload; for the O_MAYEXEC workloads, which the
+stock kernel refuses (EINVAL), over the plain openat2 of the same state.
+Python standard library only.
+"""
+import argparse
+import csv
+import json
+import os
+import statistics
+import sys
+
+STATES = ["absent", "policy0", "policy3", "absent2", "fapolicyd"]
+STATE_LABEL = {
+    "absent": "absent",
+    "policy0": "loaded, policy 0",
+    "policy3": "loaded, policy 3",
+    "absent2": "absent again",
+    "fapolicyd": "fapolicyd (peer)",
+}
+# (workload, threads) in table order
+WORKLOADS = [
+    ("open", 1), ("openat", 1), ("openat2", 1), ("open", 2),
+    ("mayexec_ok", 1), ("mayexec_refused", 1), ("execve", 1),
+]
+LABEL = {
+    ("open", 1): "open+close",
+    ("openat", 1): "openat+close",
+    ("openat2", 1): "openat2+close",
+    ("open", 2): "open+close, 2 threads",
+    ("mayexec_ok", 1): "openat2(O_MAYEXEC) allowed +close",
+    ("mayexec_refused", 1): "openat2(O_MAYEXEC) refused",
+    ("execve", 1): "vfork+execve+wait",
+}
+UNFLAGGED = [("open", 1), ("openat", 1), ("openat2", 1), ("execve", 1)]
+
+
+def parse(path):
+    meta, rows = {}, []
+    with open(path, errors="replace") as f:
+        for line in f:
+            p = line.split()
+            if not p:
+                continue
+            if p[0] == "M":
+                for kv in p[1:]:
+                    if "=" in kv:
+                        k, v = kv.split("=", 1)
+                        meta[k] = v
+            elif p[0] == "R" and len(p) == 8:
+                _, state, w, threads, rep, ops, elapsed, outcome = p
+                rows.append(dict(state=state, workload=w, threads=int(threads),
+                                 rep=int(rep), ops=int(ops),
+                                 elapsed=int(elapsed), outcome=outcome))
+    return meta, rows
+
+
+def summarise(meta, rows):
+    cpus = int(meta.get("cpus", "1"))
+    groups = {}
+    for r in rows:
+        key = (r["state"], r["workload"], r["threads"])
+        cost = r["elapsed"] * min(r["threads"], cpus) / r["ops"]
+        g = groups.setdefault(key, {"costs": [], "outcomes": set()})
+        g["costs"].append(cost)
+        g["outcomes"].add(r["outcome"])
+    res = {}
+    for (state, w, t), g in groups.items():
+        c = g["costs"]
+        med = statistics.median(c)
+        res[(state, w, t)] = {
+            "state": state, "workload": w, "threads": t,
+            "reps": [round(x, 1) for x in c],
+            "median": med, "min": min(c), "max": max(c),
+            "spread_pct": 100.0 * (max(c) - min(c)) / med if med else 0.0,
+            "outcome": "/".join(sorted(g["outcomes"])),
+        }
+    for (state, w, t), r in res.items():
+        if w.startswith("mayexec"):
+            base = res.get((state, "openat2", 1))
+            r["ratio_base"] = f"openat2, {state}"
+        else:
+            base = res.get(("absent", w, t))
+            r["ratio_base"] = "absent"
+        r["ratio"] = r["median"] / base["median"] if base else None
+    return res
+
+
+def fmt_cost(x):
+    return f"{x:,.0f}"
+
+
+def table(tb, meta, res):
+    unit = "guest instructions" if tb == "icount" else "ns (wall clock, NOISY)"
+    lines = []
+    states = [s for s in STATES if any(k[0] == s for k in res)]
+    lines.append(f"== time base: {tb} -- median cost per operation in {unit}; "
+                 f"[spread = (max-min)/median over {meta.get('reps', '?')} repetitions]; "
+                 "x ratio to \"absent\" (O_MAYEXEC rows: to plain openat2 of the same state)")
+    if tb == "icount":
+        lines.append(f"   guest: {meta.get('cpus', '?')} vCPU, -icount shift=0,sleep=off "
+                     "(1 ns = 1 guest instruction)")
+    else:
+        lines.append(f"   guest: {meta.get('cpus', '?')} vCPUs, multi-threaded TCG: "
+                     "wall-clock time, noisy (about +-15% from run to run)")
+    w0 = 36
+    colw = 31
+    lines.append(f"{'workload':<{w0}}" + "".join(f"{STATE_LABEL[s]:>{colw}}" for s in states))
+    for wk in WORKLOADS:
+        cells = []
+        for s in states:
+            r = res.get((s, wk[0], wk[1]))
+            if not r:
+                cells.append(f"{'-':>{colw}}")
+                continue
+            txt = f"{fmt_cost(r['median'])} [{r['spread_pct']:.1f}%]"
+            if r["ratio"] is not None and not (s == "absent" and r["ratio_base"] == "absent"):
+                txt += f" x{r['ratio']:.3f}"
+            if r["outcome"] != "ok":
+                txt += f" {r['outcome']}"
+            cells.append(f"{txt:>{colw}}")
+        lines.append(f"{LABEL[wk]:<{w0}}" + "".join(cells))
+    return lines
+
+
+def pct(r):
+    return 100.0 * (r - 1.0)
+
+
+def targets(res):
+    """The issue's targets, on the icount figures."""
+    out = []
+
+    def get(s, w, t=1):
+        return res.get((s, w, t))
+
+    # 1. unflagged opens, module loaded, at most +1 %.
+    for s in ("policy0", "policy3"):
+        for wk in UNFLAGGED:
+            r = get(s, *wk)
+            if r and r["ratio"] is not None:
+                out.append(dict(target=f"{LABEL[wk]} ({STATE_LABEL[s]}) <= +1% over absent",
+                                value_pct=round(pct(r["ratio"]), 3), limit_pct=1.0,
+                                met=r["ratio"] <= 1.01))
+    # 2. allowed O_MAYEXEC at most +5 % over plain openat2 of the same file.
+    for s in ("policy0", "policy3"):
+        r = get(s, "mayexec_ok")
+        if r and r["ratio"] is not None:
+            out.append(dict(target=f"O_MAYEXEC allowed ({STATE_LABEL[s]}) <= +5% over plain openat2",
+                            value_pct=round(pct(r["ratio"]), 3), limit_pct=5.0,
+                            met=r["ratio"] <= 1.05))
+    # 3. refused no dearer than allowed.
+    ok, ref = get("policy3", "mayexec_ok"), get("policy3", "mayexec_refused")
+    if ok and ref:
+        out.append(dict(target="O_MAYEXEC refused (policy 3, EACCES) no dearer than allowed (policy 3; with its close)",
+                        value_pct=round(100.0 * (ref["median"] / ok["median"] - 1), 3),
+                        limit_pct=0.0, met=ref["median"] <= ok["median"]))
+    # 4. two threads: the same ratios as one thread (within the +1 % target).
+    for s in ("policy0", "policy3"):
+        r2, r1 = get(s, "open", 2), get(s, "open", 1)
+        if r2 and r1 and r2["ratio"] is not None:
+            out.append(dict(target=f"open+close, 2 threads ({STATE_LABEL[s]}) <= +1% over absent "
+                                   f"(1 thread: {pct(r1['ratio']):+.2f}%)",
+                            value_pct=round(pct(r2["ratio"]), 3), limit_pct=1.0,
+                            met=r2["ratio"] <= 1.01))
+    return out
+
+
+def profile(res):
+    """Where the added instructions go, by differences of icount medians."""
+    out = []
+
+    def med(s, w, t=1):
+        r = res.get((s, w, t))
+        return r["median"] if r else None
+
+    def add(what, a, b, note):
+        if a is not None and b is not None:
+            out.append(dict(what=what, instructions=round(a - b, 1), note=note))
+
+    for w in ("open", "openat", "openat2"):
+        add(f"both trampolines on {w}+close (policy 0 - absent)",
+            med("policy0", w), med("absent", w),
+            "do_sys_openat2 and may_open: call + testl + jnz + return each")
+    add("drift: absent again - absent, open+close", med("absent2", "open"), med("absent", "open"),
+        "the noise floor of the differences above")
+    add("may_open trampoline on execve (policy 0 - absent)", med("policy0", "execve"),
+        med("absent", "execve"), "exec opens through do_open_execat: may_open hook only")
+    add("O_MAYEXEC path, no check (mayexec_ok - openat2, policy 0)",
+        med("policy0", "mayexec_ok"), med("policy0", "openat2"),
+        "omayexec_openat2: module get/put, open_how copy, build_open_flags, getname, "
+        "may_open wrapper, per-CPU count; fsnotify open with FMODE_EXEC")
+    add("policy 3 checks (mayexec_ok policy 3 - policy 0)",
+        med("policy3", "mayexec_ok"), med("policy0", "mayexec_ok"),
+        "S_ISREG, noexec mount test, inode_permission(MAY_EXEC)")
+    add("refusal vs allowed open+close (mayexec_refused - mayexec_ok, policy 3)",
+        med("policy3", "mayexec_refused"), med("policy3", "mayexec_ok"),
+        "no file opened, no close; audit record (rate-limited: 20 per 5 s) included")
+    for w in ("open", "execve"):
+        add(f"fapolicyd on {w} (fapolicyd - absent)", med("fapolicyd", w), med("absent", w),
+            "fanotify permission event: queue, wake the daemon, its decision, reply")
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("raw", nargs="+")
+    a = ap.parse_args()
+
+    report = {"timebases": {}}
+    text = []
+    csv_rows = []
+    summaries = {}
+    for path in a.raw:
+        meta, rows = parse(path)
+        tb = meta.get("timebase", os.path.basename(path))
+        if not rows:
+            text.append(f"== time base: {tb}: no results (see {path})")
+            continue
+        res = summarise(meta, rows)
+        summaries[tb] = res
+        report["timebases"][tb] = {
+            "meta": meta,
+            "unit": "guest instructions" if tb == "icount" else "ns wall clock (noisy)",
+            "results": sorted(res.values(), key=lambda r: (STATES.index(r["state"]) if r["state"] in STATES else 99,
+                                                           WORKLOADS.index((r["workload"], r["threads"])) if (r["workload"], r["threads"]) in WORKLOADS else 99)),
+        }
+        text += table(tb, meta, res)
+        text.append("")
+        for r in report["timebases"][tb]["results"]:
+            csv_rows.append([tb, r["state"], r["workload"], r["threads"],
+                             report["timebases"][tb]["unit"], f"{r['median']:.1f}",
+                             f"{r['min']:.1f}", f"{r['max']:.1f}", f"{r['spread_pct']:.2f}",
+                             "" if r["ratio"] is None else f"{r['ratio']:.4f}",
+                             r["ratio_base"], r["outcome"], len(r["reps"])])
+
+    ic = summaries.get("icount")
+    if ic:
+        t = targets(ic)
+        p = profile(ic)
+        report["targets"] = t
+        report["profile"] = p
+        text.append("== targets of issue 5, on the icount figures (instructions, medians)")
+        for x in t:
+            text.append(f"  [{'met' if x['met'] else 'NOT MET'}] {x['target']}: "
+                        f"{x['value_pct']:+.2f}% (limit {x['limit_pct']:+.1f}%)")
+        text.append("")
+        text.append("== profile: where the added instructions go (differences of icount medians)")
+        for x in p:
+            text.append(f"  {x['instructions']:+10,.1f}  {x['what']}")
+            text.append(f"  {'':10}  ({x['note']})")
+        text.append("")
+
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, "results.txt"), "w") as f:
+        f.write("\n".join(text) + "\n")
+    with open(os.path.join(a.out, "results.json"), "w") as f:
+        json.dump(report, f, indent=1, sort_keys=True)
+        f.write("\n")
+    with open(os.path.join(a.out, "results.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["timebase", "state", "workload", "threads", "unit", "median", "min",
+                    "max", "spread_pct", "ratio", "ratio_to", "outcome", "reps"])
+        w.writerows(csv_rows)
+    write_chart(a.out, summaries)
+    return 0
+
+
+def write_chart(out, summaries):
+    """chart.dat and chart.gp: icount costs (log scale) and changes vs absent."""
+    res = summaries.get("icount") or next(iter(summaries.values()), None)
+    tb = "icount" if "icount" in summaries else next(iter(summaries), "?")
+    if not res:
+        return
+    short = {("open", 1): "open", ("openat", 1): "openat", ("openat2", 1): "openat2",
+             ("open", 2): "open x2 threads", ("mayexec_ok", 1): "O\\_MAYEXEC ok",
+             ("mayexec_refused", 1): "O\\_MAYEXEC refused", ("execve", 1): "execve"}
+    with open(os.path.join(out, "chart.dat"), "w") as f:
+        f.write("# workload absent policy0 policy3 absent2 fapolicyd | change% policy0 policy3 absent2\n")
+        for wk in WORKLOADS:
+            vals = []
+            for s in STATES:
+                r = res.get((s, wk[0], wk[1]))
+                vals.append(f"{r['median']:.1f}" if r else "NaN")
+            chg = []
+            for s in ("policy0", "policy3", "absent2"):
+                r = res.get((s, wk[0], wk[1]))
+                chg.append(f"{pct(r['ratio']):.3f}" if r and r["ratio"] is not None else "NaN")
+            f.write(f"\"{short[wk]}\" " + " ".join(vals) + " " + " ".join(chg) + "\n")
+    unit = "guest instructions per operation" if tb == "icount" else "ns per operation"
+    gp = f"""# Written by tests/bench/report.py
+set terminal pngcairo size 1200,900 font "sans,10"
+set output "{out}/chart.png"
+set datafile missing "NaN"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set boxwidth 0.9
+set grid ytics
+set key top left
+set xtics rotate by -20
+set multiplot layout 2,1 title "omayexec: cost of the hooks ({tb} time base, medians)"
+set title "Cost per operation (log scale): module absent, loaded, and the fapolicyd peer"
+set ylabel "{unit}"
+set logscale y
+plot "{out}/chart.dat" using 2:xtic(1) title "module absent", \\
+     "" using 3 title "loaded, policy 0", \\
+     "" using 4 title "loaded, policy 3", \\
+     "" using 5 title "absent again", \\
+     "" using 6 title "fapolicyd (peer)"
+unset logscale y
+set title "Change vs module absent, % (O\\_MAYEXEC rows: vs plain openat2 of the same state); targets +1% / +5%"
+set ylabel "%"
+set yrange [*:*]
+set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb "red"
+set arrow 2 from graph 0, first 5 to graph 1, first 5 nohead dt 3 lc rgb "orange"
+plot "{out}/chart.dat" using 7:xtic(1) title "loaded, policy 0", \\
+     "" using 8 title "loaded, policy 3", \\
+     "" using 9 title "absent again (drift)"
+unset multiplot
+"""
+    with open(os.path.join(out, "chart.gp"), "w") as f:
+        f.write(gp)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -2,8 +2,10 @@
 /*
  * omayexec loaded with "enforce=3 locked=1": the policy is static.
  *
- * A locked module cannot be removed, so this binary needs a boot of its
- * own, started with the module already loaded that way:
+ * A locked module cannot be removed, so this binary runs last in its boot,
+ * started with the module already loaded that way: tests/run-check has
+ * tests/guest/run-tests reload it ("--module 'enforce=3 locked=1'") after
+ * the other suites; by hand:
  *
  *   qemu/run-vm --module-args "enforce=3 locked=1" -- build/tests/lifecycle_locked_test
  *

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libomayexec: open the code an interpreter is about to run with
+ * openat2(2) and O_MAYEXEC, so that the kernel can refuse it under the
+ * system policy (fs.open_mayexec_enforce).  See omayexec_open(3) and
+ * omayexec(7).
+ *
+ * Every function returns -1 (or NULL) and sets errno on failure; none
+ * prints anything.
+ */
+#ifndef OMAYEXEC_H
+#define OMAYEXEC_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <linux/omayexec.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * What omayexec_open() does when the running kernel does not know
+ * O_MAYEXEC (openat2(2) fails with EINVAL for the flag, or with ENOSYS):
+ *   OMAYEXEC_BEST_EFFORT  open the file without the flag (the default);
+ *   OMAYEXEC_STRICT       fail with EOPNOTSUPP.
+ * The mode in force is the strictest of: the system configuration file
+ * (/etc/omayexec.conf), the caller's omayexec_set_mode(), and the
+ * OMAYEXEC_MODE environment variable.  None of them can lower another.
+ */
+#define OMAYEXEC_BEST_EFFORT	0
+#define OMAYEXEC_STRICT		1
+
+/* Who made a setting what it is (struct omayexec_state). */
+#define OMAYEXEC_SOURCE_DEFAULT		0
+#define OMAYEXEC_SOURCE_CONFIG		1	/* the system configuration file */
+#define OMAYEXEC_SOURCE_CALLER		2	/* omayexec_set_mode(), the program */
+#define OMAYEXEC_SOURCE_ENVIRONMENT	3	/* OMAYEXEC_MODE, OMAYEXEC_DENY_INTERACTIVE */
+
+/*
+ * Open @path (relative to @dirfd, as openat(2)) for reading, with
+ * O_MAYEXEC.  @flags: O_RDONLY, optionally with O_NOFOLLOW, O_NONBLOCK,
+ * O_NOCTTY, O_NOATIME, O_CLOEXEC (always added).  Returns the new file
+ * descriptor, or -1 with errno: EACCES when the policy refuses the file,
+ * EOPNOTSUPP when the kernel cannot check it in strict mode, EINVAL for
+ * other @flags, or any error of openat2(2).
+ */
+int omayexec_open(int dirfd, const char *path, int flags);
+
+/*
+ * fopen(3) through omayexec_open(): @mode is "r", optionally with "b" and
+ * "e".  Returns NULL with errno on failure.
+ */
+FILE *omayexec_fopen(const char *path, const char *mode);
+
+/*
+ * Whether the file open as @fd (e.g. standard input) may be run as code:
+ * 0 when it is a regular file that passes the O_MAYEXEC check now (under
+ * the library's mode), -1 with errno otherwise (EACCES for anything but a
+ * regular file, and for a refusal).  It reopens /proc/self/fd/@fd.
+ */
+int omayexec_check_fd(int fd);
+
+/* The caller's mode (OMAYEXEC_BEST_EFFORT or OMAYEXEC_STRICT): 0, or -1 (EINVAL). */
+int omayexec_set_mode(int mode);
+
+/* The mode in force now, after the configuration file and the environment. */
+int omayexec_mode(void);
+
+/*
+ * 1 when the configuration file or OMAYEXEC_DENY_INTERACTIVE asks
+ * interpreters to refuse code that is not a checked file (-c, stdin
+ * unless it is a regular file that passes omayexec_check_fd()), else 0.
+ */
+int omayexec_deny_interactive(void);
+
+/* The state of the system, as omayexec_get_state() reports it. */
+struct omayexec_state {
+	int kernel_support;	/* 1: openat2(2) honours O_MAYEXEC */
+	int module_loaded;	/* 1: /sys/module/omayexec exists */
+	int policy;		/* 0-3, or -1: see policy_errno */
+	int policy_errno;	/* ENOENT: no module; EACCES: readable by root only */
+	int locked;		/* 1, 0, or -1 when unknown */
+	int stats_available;	/* 1: the four counters below were read */
+	unsigned long long allowed;
+	unsigned long long refused_not_regular;
+	unsigned long long refused_noexec_mount;
+	unsigned long long refused_no_exec_permission;
+	int mode;		/* omayexec_mode() */
+	int mode_source;	/* OMAYEXEC_SOURCE_* that set it */
+	int deny_interactive;	/* omayexec_deny_interactive() */
+	int deny_interactive_source;
+	int config_errno;	/* 0, or why the configuration file could not be
+				 * used: the library then fails closed (strict,
+				 * deny interactive) */
+};
+
+/*
+ * Fill @state (@size is sizeof(*state), for later extensions).  Parts
+ * that cannot be read are reported as unknown inside @state; returns 0,
+ * or -1 with errno EINVAL for a NULL @state or a @size too small.
+ */
+int omayexec_get_state(struct omayexec_state *state, size_t size);
+
+/*
+ * Write @policy (0-3) to fs.open_mayexec_enforce: 0, or -1 with errno:
+ * ENOENT when the module is not loaded, EACCES or EPERM when the caller
+ * lacks the privilege (CAP_MAC_ADMIN) or the policy is locked, EINVAL for
+ * a value out of range.
+ */
+int omayexec_set_policy(int policy);
+
+/*
+ * "0"-"3", "off", "mount", "file", "mount,file" (or "file,mount"): the
+ * policy, or -1 with errno EINVAL.
+ */
+int omayexec_parse_policy(const char *text);
+
+/* "off", "mount", "file", "mount,file"; NULL for a value out of range. */
+const char *omayexec_policy_name(int policy);
+
+/* The configuration file this library reads. */
+const char *omayexec_config_path(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OMAYEXEC_H */

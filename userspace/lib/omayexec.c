@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libomayexec: see omayexec.h, omayexec_open(3) and omayexec(7).
+ *
+ * Nothing here prints: every failure is returned (-1 or NULL, and errno).
+ * Nothing is cached either: the configuration file is read each time the
+ * mode matters, which is only when the kernel cannot check a file (on a
+ * kernel that honours O_MAYEXEC, omayexec_open() is one openat2(2) call).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/openat2.h>
+
+#include "omayexec.h"
+
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+
+/* Set by the Makefile (SYSCONFDIR); fixed at build time on purpose. */
+#ifndef OMAYEXEC_CONF
+#define OMAYEXEC_CONF "/etc/omayexec.conf"
+#endif
+
+#define MODULE_DIR	"/sys/module/omayexec"
+#define CONFIG_MAX	4096
+
+/* The open(2) flags omayexec_open() accepts besides O_RDONLY. */
+#define ALLOWED_FLAGS	(O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | \
+			 O_NOATIME | O_LARGEFILE | O_MAYEXEC)
+
+/* The caller's mode: OMAYEXEC_BEST_EFFORT or OMAYEXEC_STRICT. */
+static int caller_mode = OMAYEXEC_BEST_EFFORT;
+
+static long sys_openat2(int dirfd, const char *path, int flags)
+{
+	struct open_how how = {
+		.flags = (unsigned int)flags,
+	};
+
+	return syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+}
+
+/*
+ * Whether openat2(2) honours O_MAYEXEC.  An empty path fails with ENOENT
+ * once the flags are accepted, and with EINVAL before that when the flag
+ * is unknown: the probe opens nothing, and no policy decision is made.
+ */
+static int kernel_knows_mayexec(void)
+{
+	int saved = errno;
+	long fd = sys_openat2(AT_FDCWD, "", O_RDONLY | O_CLOEXEC | O_MAYEXEC);
+	int known;
+
+	if (fd >= 0) {
+		close((int)fd);
+		known = 1;
+	} else {
+		known = errno != EINVAL && errno != ENOSYS;
+	}
+	errno = saved;
+	return known;
+}
+
+/* ---- The configuration ------------------------------------------------ */
+
+struct config {
+	int mode;
+	int deny_interactive;
+	int err;	/* 0, or why the file could not be used */
+};
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' ||
+			   end[-1] == '\r'))
+		*--end = '\0';
+	return s;
+}
+
+static int parse_bool(const char *v)
+{
+	if (!strcmp(v, "yes") || !strcmp(v, "1") || !strcmp(v, "true"))
+		return 1;
+	if (!strcmp(v, "no") || !strcmp(v, "0") || !strcmp(v, "false"))
+		return 0;
+	return -1;
+}
+
+/* One "key = value" line: 0, or -EINVAL. */
+static int parse_config_line(struct config *c, char *line)
+{
+	char *eq, *key, *value;
+	int b;
+
+	line = trim(line);
+	if (!*line || *line == '#')
+		return 0;
+	eq = strchr(line, '=');
+	if (!eq)
+		return -EINVAL;
+	*eq = '\0';
+	key = trim(line);
+	value = trim(eq + 1);
+	if (!strcmp(key, "mode")) {
+		if (!strcmp(value, "strict"))
+			c->mode = OMAYEXEC_STRICT;
+		else if (!strcmp(value, "best-effort"))
+			c->mode = OMAYEXEC_BEST_EFFORT;
+		else
+			return -EINVAL;
+		return 0;
+	}
+	if (!strcmp(key, "deny_interactive")) {
+		b = parse_bool(value);
+		if (b < 0)
+			return -EINVAL;
+		c->deny_interactive = b;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/*
+ * Read the configuration file.  No file: the defaults.  A file that cannot
+ * be trusted (not a regular file owned by root, or writable by group or
+ * others), read or parsed: fail closed (strict, deny interactive), with
+ * the reason in c->err.
+ */
+static void read_config(struct config *c)
+{
+	char buf[CONFIG_MAX + 1], *line, *next;
+	struct stat st;
+	ssize_t len;
+	int fd, saved = errno;
+
+	c->mode = OMAYEXEC_BEST_EFFORT;
+	c->deny_interactive = 0;
+	c->err = 0;
+
+	fd = open(OMAYEXEC_CONF, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		if (errno != ENOENT)
+			c->err = errno;
+		goto out;
+	}
+	if (fstat(fd, &st))
+		c->err = errno;
+	else if (!S_ISREG(st.st_mode) || st.st_uid != 0 ||
+		 (st.st_mode & (S_IWGRP | S_IWOTH)))
+		c->err = EPERM;
+	if (!c->err) {
+		len = read(fd, buf, sizeof(buf));
+		if (len < 0)
+			c->err = errno;
+		else if (len > CONFIG_MAX)
+			c->err = EFBIG;
+		else
+			buf[len] = '\0';
+	}
+	close(fd);
+	for (line = buf; !c->err && line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (parse_config_line(c, line))
+			c->err = EINVAL;
+	}
+out:
+	if (c->err) {
+		c->mode = OMAYEXEC_STRICT;
+		c->deny_interactive = 1;
+	}
+	errno = saved;
+}
+
+/* ---- The mode ------------------------------------------------------------ */
+
+static int env_mode(void)
+{
+	const char *v = getenv("OMAYEXEC_MODE");
+
+	/* Anything but "best-effort" or nothing is strict: it fails closed. */
+	if (!v || !*v || !strcmp(v, "best-effort"))
+		return OMAYEXEC_BEST_EFFORT;
+	return OMAYEXEC_STRICT;
+}
+
+static int env_deny_interactive(void)
+{
+	const char *v = getenv("OMAYEXEC_DENY_INTERACTIVE");
+
+	if (!v || !*v)
+		return 0;
+	return parse_bool(v) != 0;
+}
+
+/* The strictest wins; the first source that asked for it is named. */
+static int resolve_mode(const struct config *c, int *source)
+{
+	int src = OMAYEXEC_SOURCE_DEFAULT, mode = OMAYEXEC_BEST_EFFORT;
+
+	if (c->mode == OMAYEXEC_STRICT)
+		src = OMAYEXEC_SOURCE_CONFIG;
+	else if (__atomic_load_n(&caller_mode, __ATOMIC_RELAXED) ==
+		 OMAYEXEC_STRICT)
+		src = OMAYEXEC_SOURCE_CALLER;
+	else if (env_mode() == OMAYEXEC_STRICT)
+		src = OMAYEXEC_SOURCE_ENVIRONMENT;
+	if (src != OMAYEXEC_SOURCE_DEFAULT)
+		mode = OMAYEXEC_STRICT;
+	if (source)
+		*source = src;
+	return mode;
+}
+
+static int resolve_deny_interactive(const struct config *c, int *source)
+{
+	int src = OMAYEXEC_SOURCE_DEFAULT;
+
+	if (c->deny_interactive)
+		src = OMAYEXEC_SOURCE_CONFIG;
+	else if (env_deny_interactive())
+		src = OMAYEXEC_SOURCE_ENVIRONMENT;
+	if (source)
+		*source = src;
+	return src != OMAYEXEC_SOURCE_DEFAULT;
+}
+
+int omayexec_set_mode(int mode)
+{
+	if (mode != OMAYEXEC_BEST_EFFORT && mode != OMAYEXEC_STRICT) {
+		errno = EINVAL;
+		return -1;
+	}
+	__atomic_store_n(&caller_mode, mode, __ATOMIC_RELAXED);
+	return 0;
+}
+
+int omayexec_mode(void)
+{
+	struct config c;
+
+	read_config(&c);
+	return resolve_mode(&c, NULL);
+}
+
+int omayexec_deny_interactive(void)
+{
+	struct config c;
+
+	read_config(&c);
+	return resolve_deny_interactive(&c, NULL);
+}
+
+const char *omayexec_config_path(void)
+{
+	return OMAYEXEC_CONF;
+}
+
+/* ---- Opening ------------------------------------------------------------- */
+
+int omayexec_open(int dirfd, const char *path, int flags)
+{
+	long fd;
+	int err;
+
+	if (!path || (flags & O_ACCMODE) != O_RDONLY ||
+	    (flags & ~(O_ACCMODE | ALLOWED_FLAGS))) {
+		errno = EINVAL;
+		return -1;
+	}
+	flags |= O_CLOEXEC;
+	fd = sys_openat2(dirfd, path, flags | O_MAYEXEC);
+	if (fd >= 0)
+		return (int)fd;
+	err = errno;
+	/*
+	 * EINVAL or ENOSYS may be the kernel's answer to the flag, or (EINVAL)
+	 * to something else about this open: only the probe tells.  A kernel
+	 * that knows the flag has decided; its answer stands.
+	 */
+	if ((err != EINVAL && err != ENOSYS) || kernel_knows_mayexec()) {
+		errno = err;
+		return -1;
+	}
+	if (omayexec_mode() == OMAYEXEC_STRICT) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	fd = openat(dirfd, path, flags & ~O_MAYEXEC);
+	return fd < 0 ? -1 : (int)fd;
+}
+
+FILE *omayexec_fopen(const char *path, const char *mode)
+{
+	const char *m;
+	FILE *f;
+	int fd, err;
+
+	if (!mode || mode[0] != 'r') {
+		errno = EINVAL;
+		return NULL;
+	}
+	for (m = mode + 1; *m; m++) {
+		if (*m != 'b' && *m != 'e') {
+			errno = EINVAL;
+			return NULL;
+		}
+	}
+	fd = omayexec_open(AT_FDCWD, path, O_RDONLY);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "r");
+	if (!f) {
+		err = errno;
+		close(fd);
+		errno = err;
+	}
+	return f;
+}
+
+int omayexec_check_fd(int fd)
+{
+	struct stat st, st2;
+	char proc[64];
+	int nfd, err = 0;
+
+	if (fstat(fd, &st))
+		return -1;
+	if (!S_ISREG(st.st_mode)) {
+		errno = EACCES;
+		return -1;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	nfd = omayexec_open(AT_FDCWD, proc, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	if (nfd < 0)
+		return -1;
+	/* The file judged must be @fd's (not something mounted over /proc). */
+	if (fstat(nfd, &st2))
+		err = errno;
+	else if (st.st_dev != st2.st_dev || st.st_ino != st2.st_ino)
+		err = EXDEV;
+	close(nfd);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- The state and the policy ------------------------------------------- */
+
+/* Read a small file into @buf without its trailing newline: 0 or -errno. */
+static int read_small(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	err = errno;
+	close(fd);
+	if (n < 0)
+		return -err;
+	buf[n] = '\0';
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+	return 0;
+}
+
+static int read_ull(const char *path, unsigned long long *val)
+{
+	char buf[32], *end;
+	int ret = read_small(path, buf, sizeof(buf));
+
+	if (ret)
+		return ret;
+	errno = 0;
+	*val = strtoull(buf, &end, 10);
+	if (errno || end == buf || *end)
+		return -EIO;
+	return 0;
+}
+
+int omayexec_get_state(struct omayexec_state *state, size_t size)
+{
+	static const struct {
+		const char *name;
+		size_t offset;
+	} counters[] = {
+		{ "allowed", offsetof(struct omayexec_state, allowed) },
+		{ "refused_not_regular",
+		  offsetof(struct omayexec_state, refused_not_regular) },
+		{ "refused_noexec_mount",
+		  offsetof(struct omayexec_state, refused_noexec_mount) },
+		{ "refused_no_exec_permission",
+		  offsetof(struct omayexec_state, refused_no_exec_permission) },
+	};
+	struct omayexec_state st = { 0 };
+	int saved = errno, ret;
+	struct config c;
+	char buf[64];
+	size_t i;
+
+	if (!state || size < sizeof(st)) {
+		errno = EINVAL;
+		return -1;
+	}
+
+	st.kernel_support = kernel_knows_mayexec();
+	st.module_loaded = access(MODULE_DIR, F_OK) == 0;
+
+	st.policy = -1;
+	ret = read_small(OMAYEXEC_SYSCTL_PATH, buf, sizeof(buf));
+	if (!ret) {
+		ret = omayexec_parse_policy(buf);
+		if (ret >= 0)
+			st.policy = ret;
+		else
+			st.policy_errno = EIO;
+	} else {
+		st.policy_errno = -ret;
+	}
+
+	st.locked = -1;
+	if (!read_small(MODULE_DIR "/parameters/locked", buf, sizeof(buf))) {
+		if (!strcmp(buf, "Y"))
+			st.locked = 1;
+		else if (!strcmp(buf, "N"))
+			st.locked = 0;
+	}
+
+	st.stats_available = 1;
+	for (i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
+		snprintf(buf, sizeof(buf), MODULE_DIR "/stats/%s",
+			 counters[i].name);
+		if (read_ull(buf, (unsigned long long *)
+			     ((char *)&st + counters[i].offset)))
+			st.stats_available = 0;
+	}
+	if (!st.stats_available) {
+		st.allowed = st.refused_not_regular = 0;
+		st.refused_noexec_mount = st.refused_no_exec_permission = 0;
+	}
+
+	read_config(&c);
+	st.config_errno = c.err;
+	st.mode = resolve_mode(&c, &st.mode_source);
+	st.deny_interactive = resolve_deny_interactive(&c,
+				&st.deny_interactive_source);
+
+	memset(state, 0, size);
+	memcpy(state, &st, sizeof(st));
+	errno = saved;
+	return 0;
+}
+
+int omayexec_set_policy(int policy)
+{
+	char text[8];
+	ssize_t n;
+	int fd, err = 0;
+
+	if (policy < 0 || policy > OMAYEXEC_ENFORCE_MASK) {
+		errno = EINVAL;
+		return -1;
+	}
+	fd = open(OMAYEXEC_SYSCTL_PATH, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	snprintf(text, sizeof(text), "%d\n", policy);
+	n = write(fd, text, strlen(text));
+	if (n < 0)
+		err = errno;
+	else if ((size_t)n != strlen(text))
+		err = EIO;
+	close(fd);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+static const char *const policy_names[] = {
+	"off", "mount", "file", "mount,file",
+};
+
+int omayexec_parse_policy(const char *text)
+{
+	int i;
+
+	if (text) {
+		if (text[0] >= '0' && text[0] <= '3' && !text[1])
+			return text[0] - '0';
+		for (i = 0; i <= OMAYEXEC_ENFORCE_MASK; i++)
+			if (!strcmp(text, policy_names[i]))
+				return i;
+		if (!strcmp(text, "file,mount"))
+			return OMAYEXEC_ENFORCE_MASK;
+	}
+	errno = EINVAL;
+	return -1;
+}
+
+const char *omayexec_policy_name(int policy)
+{
+	if (policy < 0 || policy > OMAYEXEC_ENFORCE_MASK)
+		return NULL;
+	return policy_names[policy];
+}

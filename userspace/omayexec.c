@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * omayexec: see the O_MAYEXEC policy, set it, and check files against it.
+ *
+ *   omayexec status
+ *   omayexec set POLICY
+ *   omayexec check PATH...
+ *
+ * See omayexec(1).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "omayexec.h"
+
+#define PROG		"omayexec"
+#define PROC_MAGIC	0x9fa0
+#define SYSFS_MAGIC	0x62656572
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: " PROG " status\n"
+		"       " PROG " set POLICY     (0-3, off, mount, file, mount,file)\n"
+		"       " PROG " check PATH...\n"
+		"See omayexec(1).\n");
+}
+
+/* ---- status ----------------------------------------------------------- */
+
+static const char *policy_words(int policy)
+{
+	switch (policy) {
+	case 0:
+		return "O_MAYEXEC opens are not restricted";
+	case 1:
+		return "files on noexec mounts are refused, and non-regular files";
+	case 2:
+		return "files without exec permission are refused, and non-regular files";
+	case 3:
+		return "files on noexec mounts or without exec permission are refused, and non-regular files";
+	}
+	return "?";
+}
+
+static const char *source_name(int source)
+{
+	switch (source) {
+	case OMAYEXEC_SOURCE_CONFIG:
+		return omayexec_config_path();
+	case OMAYEXEC_SOURCE_CALLER:
+		return "the program";
+	case OMAYEXEC_SOURCE_ENVIRONMENT:
+		return "the environment";
+	}
+	return "default";
+}
+
+static int cmd_status(void)
+{
+	struct omayexec_state st;
+
+	if (omayexec_get_state(&st, sizeof(st))) {
+		fprintf(stderr, PROG ": status: %s\n", strerror(errno));
+		return 2;
+	}
+	printf("module: %s\n", st.module_loaded ? "loaded" : "not loaded");
+	printf("kernel: %s\n", st.kernel_support ?
+	       "openat2() honours O_MAYEXEC" :
+	       "openat2() does not know O_MAYEXEC: nothing is checked");
+	if (st.policy >= 0)
+		printf("policy: %d (%s): %s\n", st.policy,
+		       omayexec_policy_name(st.policy),
+		       policy_words(st.policy));
+	else if (st.policy_errno == ENOENT)
+		printf("policy: none (no %s)\n", OMAYEXEC_SYSCTL_PATH);
+	else if (st.policy_errno == EACCES || st.policy_errno == EPERM)
+		printf("policy: unknown (%s is readable by root only)\n",
+		       OMAYEXEC_SYSCTL_PATH);
+	else
+		printf("policy: unknown (%s: %s)\n", OMAYEXEC_SYSCTL_PATH,
+		       strerror(st.policy_errno));
+	if (st.locked >= 0)
+		printf("locked: %s\n", st.locked ?
+		       "yes (until reboot)" : "no");
+	if (st.stats_available) {
+		printf("allowed: %llu\n", st.allowed);
+		printf("refused_not_regular: %llu\n", st.refused_not_regular);
+		printf("refused_noexec_mount: %llu\n", st.refused_noexec_mount);
+		printf("refused_no_exec_permission: %llu\n",
+		       st.refused_no_exec_permission);
+	}
+	if (st.config_errno)
+		printf("config: %s: %s: failing closed\n",
+		       omayexec_config_path(),
+		       st.config_errno == EPERM ?
+		       "not a root-owned file writable by root only" :
+		       st.config_errno == EINVAL ? "syntax error" :
+		       strerror(st.config_errno));
+	printf("library mode: %s (%s)\n",
+	       st.mode == OMAYEXEC_STRICT ? "strict" : "best-effort",
+	       source_name(st.mode_source));
+	printf("interactive code: %s (%s)\n",
+	       st.deny_interactive ? "refused" : "allowed",
+	       source_name(st.deny_interactive_source));
+	return st.kernel_support ? 0 : 1;
+}
+
+/* ---- set ---------------------------------------------------------------- */
+
+static int locked(void)
+{
+	struct omayexec_state st;
+
+	return !omayexec_get_state(&st, sizeof(st)) && st.locked == 1;
+}
+
+static int cmd_set(const char *text)
+{
+	int policy = omayexec_parse_policy(text);
+	struct omayexec_state st;
+
+	if (policy < 0) {
+		fprintf(stderr, PROG ": set: '%s' is not a policy: use 0-3, off, mount, file or mount,file\n",
+			text);
+		return 2;
+	}
+	if (!omayexec_set_policy(policy)) {
+		if (!omayexec_get_state(&st, sizeof(st)) && st.policy >= 0)
+			policy = st.policy;
+		printf("policy: %d (%s)\n", policy,
+		       omayexec_policy_name(policy));
+		return 0;
+	}
+	switch (errno) {
+	case ENOENT:
+		fprintf(stderr, PROG ": set: the omayexec module is not loaded (no %s)\n",
+			OMAYEXEC_SYSCTL_PATH);
+		break;
+	case EACCES:
+	case EPERM:
+		if (locked())
+			fprintf(stderr, PROG ": set: the policy is locked until reboot (module parameter locked=Y)\n");
+		else
+			fprintf(stderr, PROG ": set: not privileged: setting the policy needs root with CAP_MAC_ADMIN\n");
+		break;
+	default:
+		fprintf(stderr, PROG ": set: writing %s: %s\n",
+			OMAYEXEC_SYSCTL_PATH, strerror(errno));
+	}
+	return 1;
+}
+
+/* ---- check -------------------------------------------------------------- */
+
+/* Copy a mountinfo field, undoing its octal escapes (\040 for a space). */
+static void unescape(char *dst, size_t len, const char *src)
+{
+	size_t n = 0;
+
+	while (*src && n + 1 < len) {
+		if (src[0] == '\\' && src[1] >= '0' && src[1] <= '3' &&
+		    src[2] >= '0' && src[2] <= '7' &&
+		    src[3] >= '0' && src[3] <= '7') {
+			dst[n++] = (char)((src[1] - '0') * 64 +
+					  (src[2] - '0') * 8 + (src[3] - '0'));
+			src += 4;
+		} else {
+			dst[n++] = *src++;
+		}
+	}
+	dst[n] = '\0';
+}
+
+/*
+ * The mount of @fd: its mount point in @point and whether its per-mount
+ * options have noexec.  0, or -1 when it cannot be found.
+ */
+static int mount_of(int fd, char *point, size_t len, int *noexec)
+{
+	char path[64], *line = NULL, *field[6], *save, *opt;
+	size_t cap = 0;
+	long mnt_id = -1;
+	int i, ret = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (getline(&line, &cap, f) > 0)
+		if (!strncmp(line, "mnt_id:", 7))
+			mnt_id = strtol(line + 7, NULL, 10);
+	fclose(f);
+	f = mnt_id < 0 ? NULL : fopen("/proc/self/mountinfo", "re");
+	while (f && ret && getline(&line, &cap, f) > 0) {
+		field[0] = strtok_r(line, " ", &save);
+		for (i = 1; i < 6 && field[i - 1]; i++)
+			field[i] = strtok_r(NULL, " ", &save);
+		if (i < 6 || !field[5] || strtol(field[0], NULL, 10) != mnt_id)
+			continue;
+		unescape(point, len, field[4]);
+		*noexec = 0;
+		for (opt = strtok_r(field[5], ",", &save); opt;
+		     opt = strtok_r(NULL, ",", &save))
+			if (!strcmp(opt, "noexec"))
+				*noexec = 1;
+		ret = 0;
+	}
+	if (f)
+		fclose(f);
+	free(line);
+	return ret;
+}
+
+static const char *type_name(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFDIR:
+		return "directory";
+	case S_IFIFO:
+		return "FIFO";
+	case S_IFSOCK:
+		return "socket";
+	case S_IFCHR:
+		return "character device";
+	case S_IFBLK:
+		return "block device";
+	}
+	return "not a regular file";
+}
+
+static void add_reason(char *buf, size_t len, const char *reason)
+{
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, len - n, "%s%s", n ? "; " : "", reason);
+}
+
+/*
+ * Why the kernel refused @path with EACCES: the reasons that apply among
+ * those the policy (when readable) enforces, in the module's order.
+ */
+static void refusal_reasons(const char *path, int policy, char *buf, size_t len)
+{
+	char point[4096], reason[4200];
+	struct statfs sfs;
+	struct stat st;
+	int fd, noexec = 0;
+
+	buf[0] = '\0';
+	fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		snprintf(buf, len, "%s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(buf, len, "not a regular file: %s",
+			 type_name(st.st_mode));
+		close(fd);
+		return;
+	}
+	if (policy < 0 || (policy & OMAYEXEC_ENFORCE_MOUNT)) {
+		if (mount_of(fd, point, sizeof(point), &noexec))
+			snprintf(point, sizeof(point), "?");
+		if (!fstatfs(fd, &sfs) && (sfs.f_type == PROC_MAGIC ||
+					   sfs.f_type == SYSFS_MAGIC)) {
+			snprintf(reason, sizeof(reason),
+				 "never-executable file system (%s): %s",
+				 sfs.f_type == PROC_MAGIC ? "proc" : "sysfs",
+				 point);
+			add_reason(buf, len, reason);
+		} else if (noexec) {
+			snprintf(reason, sizeof(reason), "noexec mount: %s",
+				 point);
+			add_reason(buf, len, reason);
+		}
+	}
+	if ((policy < 0 || (policy & OMAYEXEC_ENFORCE_FILE)) &&
+	    faccessat(AT_FDCWD, path, X_OK, AT_EACCESS)) {
+		snprintf(reason, sizeof(reason),
+			 "no exec permission for uid %u", (unsigned int)geteuid());
+		add_reason(buf, len, reason);
+	}
+	if (!buf[0])
+		snprintf(buf, len,
+			 "refused by the kernel for a reason this tool cannot see (an LSM?)");
+	close(fd);
+}
+
+static int cmd_check(int argc, char *argv[])
+{
+	struct omayexec_state st;
+	char why[8192];
+	int i, fd, err, status = 0;
+
+	if (omayexec_get_state(&st, sizeof(st))) {
+		fprintf(stderr, PROG ": check: %s\n", strerror(errno));
+		return 2;
+	}
+	for (i = 0; i < argc; i++) {
+		const char *path = argv[i];
+
+		fd = omayexec_open(AT_FDCWD, path,
+				   O_RDONLY | O_NONBLOCK | O_NOCTTY);
+		if (fd >= 0) {
+			close(fd);
+			if (st.kernel_support)
+				printf("allowed  %s\n", path);
+			else
+				printf("allowed  %s  (unchecked: the kernel does not know O_MAYEXEC; best-effort mode)\n",
+				       path);
+			continue;
+		}
+		err = errno;
+		status = 1;
+		if (err == EOPNOTSUPP) {
+			printf("refused  %s  (strict mode, and the kernel does not know O_MAYEXEC)\n",
+			       path);
+			continue;
+		}
+		/* Ordinary errors: the same open without the flag fails too. */
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+		if (err != EACCES || fd < 0) {
+			printf("error    %s  (%s)\n", path, strerror(err));
+			continue;
+		}
+		refusal_reasons(path, st.policy, why, sizeof(why));
+		printf("refused  %s  (%s)\n", path, why);
+	}
+	return status;
+}
+
+int main(int argc, char *argv[])
+{
+	int ret;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "status") && argc == 2)
+		ret = cmd_status();
+	else if (!strcmp(argv[1], "set") && argc == 3)
+		ret = cmd_set(argv[2]);
+	else if (!strcmp(argv[1], "check") && argc >= 3)
+		ret = cmd_check(argc - 2, argv + 2);
+	else {
+		usage(stderr);
+		return 2;
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, PROG ": writing the output: %s\n",
+			strerror(errno));
+		return 2;
+	}
+	return ret;
+}

@@ -9,7 +9,7 @@
  * Like lifecycle_test, it loads and unloads the module itself and leaves it
  * unloaded.
  *
- * Run it in a VM with single-threaded TCG (qemu/run-vm --icount): under
+ * Run it in a VM with single-threaded TCG (qemu/run-vm's default): under
  * QEMU 7.2's multi-threaded TCG, a vCPU that keeps calling a function
  * while another vCPU patches that function's ftrace call site can loop
  * forever on the int3 that text_poke_bp() has already removed (a stale

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the userspace_*_test binaries share: finding the userspace build
+ * (the omayexec tool, the omxsh interpreter) and running one of its
+ * programs with a given standard input, environment and user, capturing
+ * its exit status, standard output and standard error.
+ *
+ * The userspace build is found at $OMAYEXEC_USERSPACE when set, else at
+ * <directory of this test binary>/../userspace: $BUILD/tests/X_test finds
+ * $BUILD/userspace, from any working directory, on the host or in the VM
+ * (qemu/run-vm --add puts the build directory at the same absolute path).
+ *
+ * Header-only (static functions): each test file includes it once, after
+ * omx_test.h.
+ */
+#ifndef OMX_USERSPACE_RUN_H
+#define OMX_USERSPACE_RUN_H
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "omx.h"
+#include "module.h"
+
+#define US_OUT_MAX	8192
+
+/* Path of program @name of the userspace build (static buffer, 4 slots). */
+static inline const char *us_bin(const char *name)
+{
+	static char bufs[4][PATH_MAX];
+	static int next;
+	char *buf = bufs[next++ % 4], exe[PATH_MAX];
+	const char *env = getenv("OMAYEXEC_USERSPACE");
+	ssize_t len;
+
+	if (env && *env) {
+		snprintf(buf, PATH_MAX, "%s/%s", env, name);
+		return buf;
+	}
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len < 0)
+		len = 0;
+	exe[len] = '\0';
+	snprintf(buf, PATH_MAX, "%s/../userspace/%s", dirname(exe), name);
+	return buf;
+}
+
+struct us_opts {
+	int stdin_fd;		/* -1: /dev/null */
+	bool as_user;		/* run as OMX_USER_UID, without capabilities */
+	bool drop_mac_admin;	/* root without CAP_MAC_ADMIN (bounding set) */
+	const char *const *env;	/* extra "NAME=value" entries, NULL-terminated */
+	const char *cwd;	/* working directory, or NULL */
+};
+
+struct us_result {
+	int status;		/* exit status, 128 + signal, or -errno */
+	char out[US_OUT_MAX];	/* standard output, NUL-terminated */
+	char err[US_OUT_MAX];	/* standard error, NUL-terminated */
+};
+
+static inline void us_slurp(int fd, char *buf, size_t len)
+{
+	ssize_t n, total = 0;
+
+	lseek(fd, 0, SEEK_SET);
+	while ((size_t)total < len - 1 &&
+	       (n = read(fd, buf + total, len - 1 - total)) > 0)
+		total += n;
+	buf[total] = '\0';
+}
+
+/*
+ * Run @argv (argv[0] a path) as @opts say, with the environment
+ * PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C plus @opts->env, and nothing
+ * else (no OMAYEXEC_* of the test's own).  Returns r->status.
+ */
+static inline int us_run(struct us_result *r, const struct us_opts *opts,
+		  const char *const argv[])
+{
+	const char *envp[16] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin",
+				 "LANG=C" };
+	int out, err, in, status, n = 2, i;
+	pid_t pid;
+
+	r->out[0] = r->err[0] = '\0';
+	for (i = 0; opts && opts->env && opts->env[i] && n < 15; i++)
+		envp[n++] = opts->env[i];
+	envp[n] = NULL;
+	out = memfd_create("us-out", MFD_CLOEXEC);
+	err = memfd_create("us-err", MFD_CLOEXEC);
+	if (out < 0 || err < 0) {
+		r->status = -errno;
+		goto close;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		r->status = -errno;
+		goto close;
+	}
+	if (pid == 0) {
+		in = opts && opts->stdin_fd >= 0 ? opts->stdin_fd :
+		     open("/dev/null", O_RDONLY);
+		if (in < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 ||
+		    dup2(err, 2) < 0)
+			_exit(120);
+		if (opts && opts->cwd && chdir(opts->cwd))
+			_exit(121);
+		if (opts && opts->drop_mac_admin &&
+		    prctl(PR_CAPBSET_DROP, CAP_MAC_ADMIN, 0, 0, 0))
+			_exit(122);
+		if (opts && opts->as_user && omx_become_user())
+			_exit(123);
+		execve(argv[0], (char *const *)argv, (char *const *)envp);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		r->status = -errno;
+	else if (WIFEXITED(status))
+		r->status = WEXITSTATUS(status);
+	else
+		r->status = 128 + WTERMSIG(status);
+	us_slurp(out, r->out, sizeof(r->out));
+	us_slurp(err, r->err, sizeof(r->err));
+close:
+	if (out >= 0)
+		close(out);
+	if (err >= 0)
+		close(err);
+	return r->status;
+}
+
+/* Number of lines in @s (a last line without '\n' counts). */
+static inline int us_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		if (*s == '\n' || !s[1])
+			n++;
+	return n;
+}
+
+/* Write @text to a new file @path with @mode: 0 or -errno. */
+static inline int us_write_file(const char *path, const char *text, mode_t mode)
+{
+	size_t len = strlen(text);
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != (ssize_t)len || fchmod(fd, mode))
+		ret = errno ? -errno : -EIO;
+	close(fd);
+	return ret;
+}
+
+/*
+ * The omayexec module, unloaded for a test and loaded again (without
+ * parameters, as run-vm and run-check load it) afterwards.
+ */
+static inline int us_module_unload(void)
+{
+	return mod_unload_retry(MOD_OMAYEXEC, 5000);
+}
+
+static inline int us_module_reload(void)
+{
+	if (mod_is_loaded(MOD_OMAYEXEC))
+		return 0;
+	return mod_load(mod_omayexec_path(), "");
+}
+
+#endif /* OMX_USERSPACE_RUN_H */

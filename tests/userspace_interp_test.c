@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * omxsh, the sample interpreter of userspace/, end to end under each
+ * policy (0-3) with the module loaded:
+ * - a script on an exec mount with and without the x bit, on a noexec
+ *   mount: run, or refused with one line on stderr naming the file, exit
+ *   126, and none of the file run;
+ * - the same files included from an allowed script: the includer runs up
+ *   to the include, then stops with the refusal;
+ * - code from -c and from standard input, with and without -D
+ *   (--deny-interactive): without -D both run whatever the policy (the
+ *   gap the option closes); with -D, -c is refused and standard input runs
+ *   only when it is a regular file that passes the O_MAYEXEC check;
+ * - -S (strict) changes nothing while the kernel can check;
+ * - the x bit is judged for the user who runs the interpreter.
+ * The library's fallbacks without the module are in userspace_lib_test.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "omx_test.h"
+#include "userspace/run.h"
+
+FIXTURE(interp) {
+	struct omx_ws ws;
+	char omxsh[PATH_MAX];
+};
+
+FIXTURE_VARIANT(interp) {
+	int policy;
+};
+
+FIXTURE_VARIANT_ADD(interp, policy_0) { .policy = 0 };
+FIXTURE_VARIANT_ADD(interp, policy_1) { .policy = 1 };
+FIXTURE_VARIANT_ADD(interp, policy_2) { .policy = 2 };
+FIXTURE_VARIANT_ADD(interp, policy_3) { .policy = 3 };
+
+/* The scripts: each prints "ran NAME" first. */
+enum script { EXEC_X, EXEC_NX, NOEXEC_X, NR_SCRIPTS };
+
+static const struct {
+	const char *rel;	/* in the workspace */
+	mode_t mode;
+	bool noexec_mount, exec_bit;
+} scripts[NR_SCRIPTS] = {
+	[EXEC_X] = { "exec/x.omx", 0755, false, true },
+	[EXEC_NX] = { "exec/nx.omx", 0644, false, false },
+	[NOEXEC_X] = { "noexec/x.omx", 0755, true, true },
+};
+
+/* What the policy does to script @s: true when it may run. */
+static bool allowed(int policy, enum script s)
+{
+	if ((policy & OMAYEXEC_ENFORCE_MOUNT) && scripts[s].noexec_mount)
+		return false;
+	if ((policy & OMAYEXEC_ENFORCE_FILE) && !scripts[s].exec_bit)
+		return false;
+	return true;
+}
+
+/* The script that includes script @s, in the workspace's root. */
+static const char *includer(enum script s)
+{
+	return s == EXEC_X ? "inc-x.omx" : s == EXEC_NX ? "inc-nx.omx" :
+	       "inc-noexec.omx";
+}
+
+FIXTURE_SETUP(interp)
+{
+	struct omx_ws *ws = &self->ws;
+	char text[256];
+	int s;
+
+	snprintf(self->omxsh, sizeof(self->omxsh), "%s", us_bin("omxsh"));
+	ASSERT_EQ(0, access(self->omxsh, X_OK)) TH_LOG("%s", self->omxsh);
+	ASSERT_EQ(0, omx_ws_create(ws));
+	ASSERT_EQ(0, omx_ws_mount_tmpfs(ws, "exec", 0));
+	ASSERT_EQ(0, omx_ws_mount_tmpfs(ws, "noexec", MS_NOEXEC));
+	for (s = 0; s < NR_SCRIPTS; s++) {
+		snprintf(text, sizeof(text),
+			 "echo ran %s\nset v value\necho v is $v\n",
+			 scripts[s].rel);
+		ASSERT_EQ(0, us_write_file(omx_ws_path(ws, scripts[s].rel),
+					   text, scripts[s].mode));
+		/* The includer, on the exec mount with its x bit. */
+		snprintf(text, sizeof(text),
+			 "echo before\ninclude %s\necho after $?\n",
+			 scripts[s].rel);
+		ASSERT_EQ(0, us_write_file(omx_ws_path(ws, includer(s)),
+					   text, 0755));
+	}
+	ASSERT_EQ(0, omx_policy_set(variant->policy));
+}
+
+FIXTURE_TEARDOWN(interp)
+{
+	EXPECT_EQ(0, omx_policy_set(0));
+	EXPECT_EQ(0, omx_ws_destroy(&self->ws));
+}
+
+/* "ran REL\nv is value\n": what script @s prints when it runs. */
+static const char *ran(enum script s)
+{
+	static char buf[128];
+
+	snprintf(buf, sizeof(buf), "ran %s\nv is value\n", scripts[s].rel);
+	return buf;
+}
+
+/*
+ * The refusal: exit 126, nothing on stdout (beyond @out_before), one
+ * line on stderr that names @path and says "refused".
+ */
+#define EXPECT_REFUSED(r, path, out_before) do {			\
+	EXPECT_EQ(126, (r).status);					\
+	EXPECT_STREQ(out_before, (r).out);				\
+	EXPECT_EQ(1, us_lines((r).err)) TH_LOG("stderr: %s", (r).err);	\
+	EXPECT_NE(NULL, strstr((r).err, path)) TH_LOG("stderr: %s", (r).err); \
+	EXPECT_NE(NULL, strstr((r).err, "refused")) TH_LOG("stderr: %s", (r).err); \
+} while (0)
+
+TEST_F(interp, script_file)
+{
+	struct us_result r;
+	int s, strict;
+
+	for (s = 0; s < NR_SCRIPTS; s++) {
+		const char *path = omx_ws_path(&self->ws, scripts[s].rel);
+
+		/* -S: strict changes nothing while the kernel can check. */
+		for (strict = 0; strict < 2; strict++) {
+			const char *argv[] = { self->omxsh,
+				strict ? "-S" : path, strict ? path : NULL, NULL };
+
+			us_run(&r, NULL, argv);
+			TH_LOG("policy %d, %s%s: exit %d", variant->policy,
+			       scripts[s].rel, strict ? " -S" : "", r.status);
+			if (allowed(variant->policy, s)) {
+				EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+				EXPECT_STREQ(ran(s), r.out);
+				EXPECT_STREQ("", r.err);
+			} else {
+				EXPECT_REFUSED(r, path, "");
+			}
+		}
+	}
+}
+
+TEST_F(interp, included_from_an_allowed_script)
+{
+	struct us_result r;
+	char want[256];
+	int s;
+
+	for (s = 0; s < NR_SCRIPTS; s++) {
+		const char *path = omx_ws_path(&self->ws, includer(s));
+		const char *argv[] = { self->omxsh, path, NULL };
+
+		us_run(&r, NULL, argv);
+		if (allowed(variant->policy, s)) {
+			snprintf(want, sizeof(want), "before\n%safter 0\n", ran(s));
+			EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+			EXPECT_STREQ(want, r.out);
+			EXPECT_STREQ("", r.err);
+		} else {
+			/* The includer stops at the include; the file runs not at all. */
+			EXPECT_REFUSED(r, scripts[s].rel, "before\n");
+		}
+	}
+}
+
+TEST_F(interp, dash_c)
+{
+	const char *plain[] = { self->omxsh, "-c", "set a 1\necho c $a $0 $1",
+				"name", "arg", NULL };
+	const char *denied[] = { self->omxsh, "-D", "-c", "echo c", NULL };
+	struct us_result r;
+
+	/* Without the option, -c runs whatever the policy: nothing checks it. */
+	us_run(&r, NULL, plain);
+	EXPECT_EQ(0, r.status);
+	EXPECT_STREQ("c 1 name arg\n", r.out);
+	EXPECT_STREQ("", r.err);
+
+	us_run(&r, NULL, denied);
+	EXPECT_REFUSED(r, "-c", "");
+}
+
+TEST_F(interp, stdin)
+{
+	const char *plain[] = { self->omxsh, NULL };
+	const char *denied[] = { self->omxsh, "-D", NULL };
+	const char *denied_strict[] = { self->omxsh, "-S", "-D", NULL };
+	struct us_opts opts = { .stdin_fd = -1 };
+	struct us_result r;
+	int s, pipefd[2];
+
+	for (s = 0; s < NR_SCRIPTS; s++) {
+		opts.stdin_fd = openat(self->ws.dirfd, scripts[s].rel,
+				       O_RDONLY | O_CLOEXEC);
+		ASSERT_LE(0, opts.stdin_fd);
+
+		/* Without the option, any file on stdin runs. */
+		us_run(&r, &opts, plain);
+		EXPECT_EQ(0, r.status) TH_LOG("%s: %s", scripts[s].rel, r.err);
+		EXPECT_STREQ(ran(s), r.out);
+
+		/* With it, stdin is judged as the script would be. */
+		ASSERT_EQ(0, lseek(opts.stdin_fd, 0, SEEK_SET));
+		us_run(&r, &opts, s == NOEXEC_X ? denied_strict : denied);
+		TH_LOG("policy %d, -D < %s: exit %d", variant->policy,
+		       scripts[s].rel, r.status);
+		if (allowed(variant->policy, s)) {
+			EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+			EXPECT_STREQ(ran(s), r.out);
+		} else {
+			EXPECT_REFUSED(r, "standard input", "");
+		}
+		close(opts.stdin_fd);
+	}
+
+	/* A pipe is never a checked file: refused with -D, run without. */
+	ASSERT_EQ(0, pipe2(pipefd, O_CLOEXEC));
+	ASSERT_EQ(8, write(pipefd[1], "echo p\n\n", 8));
+	close(pipefd[1]);
+	opts.stdin_fd = pipefd[0];
+	us_run(&r, &opts, denied);
+	EXPECT_REFUSED(r, "standard input", "");
+	close(pipefd[0]);
+
+	ASSERT_EQ(0, pipe2(pipefd, O_CLOEXEC));
+	ASSERT_EQ(8, write(pipefd[1], "echo p\n\n", 8));
+	close(pipefd[1]);
+	opts.stdin_fd = pipefd[0];
+	us_run(&r, &opts, plain);
+	EXPECT_EQ(0, r.status);
+	EXPECT_STREQ("p\n", r.out);
+	close(pipefd[0]);
+}
+
+/* The x bit is the running user's: root has it through any x bit. */
+TEST_F(interp, exec_permission_is_the_users)
+{
+	struct us_opts user = { .stdin_fd = -1, .as_user = true };
+	const char *path = omx_ws_path(&self->ws, "exec/owner-x.omx");
+	const char *argv[] = { self->omxsh, path, NULL };
+	struct us_result r;
+
+	ASSERT_EQ(0, us_write_file(path, "echo owner\n", 0744));
+
+	us_run(&r, NULL, argv);
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+	EXPECT_STREQ("owner\n", r.out);
+
+	us_run(&r, &user, argv);
+	if (variant->policy & OMAYEXEC_ENFORCE_FILE) {
+		EXPECT_REFUSED(r, path, "");
+	} else {
+		EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+		EXPECT_STREQ("owner\n", r.out);
+	}
+}
+
+/* Errors that are not the policy's keep their own message and status. */
+TEST_F(interp, other_errors)
+{
+	const char *missing[] = { self->omxsh, "/nonexistent/x.omx", NULL };
+	const char *bad[] = { self->omxsh, "-c", "echo a\nfrobnicate\necho b",
+			      NULL };
+	const char *exit7[] = { self->omxsh, "-c", "echo a\nexit 7\necho b",
+				NULL };
+	struct us_result r;
+
+	us_run(&r, NULL, missing);
+	EXPECT_EQ(127, r.status);
+	EXPECT_NE(NULL, strstr(r.err, "No such file")) TH_LOG("%s", r.err);
+
+	us_run(&r, NULL, bad);
+	EXPECT_EQ(2, r.status);
+	EXPECT_STREQ("a\n", r.out);
+	EXPECT_NE(NULL, strstr(r.err, "-c:2: unknown command 'frobnicate'"))
+		TH_LOG("%s", r.err);
+
+	us_run(&r, NULL, exit7);
+	EXPECT_EQ(7, r.status);
+	EXPECT_STREQ("a\n", r.out);
+}
+
+TEST_HARNESS_MAIN

@@ -13,13 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <linux/openat2.h>
-
-#include "omayexec.h"
+#include "../include/omayexec.h"
 
 #ifndef SYS_openat2
 #define SYS_openat2 437
@@ -40,9 +39,20 @@
 /* The caller's mode: OMAYEXEC_BEST_EFFORT or OMAYEXEC_STRICT. */
 static int caller_mode = OMAYEXEC_BEST_EFFORT;
 
-static long sys_openat2(int dirfd, const char *path, int flags)
+/*
+ * struct open_how of <linux/openat2.h>, a fixed ABI: spelled out here so
+ * that the library builds with any kernel headers (and with the openat2
+ * selftest helpers, which define their own, in userspace_lib_test).
+ */
+struct omayexec_open_how {
+	uint64_t flags;
+	uint64_t mode;
+	uint64_t resolve;
+};
+
+static long openat2_flags(int dirfd, const char *path, int flags)
 {
-	struct open_how how = {
+	struct omayexec_open_how how = {
 		.flags = (unsigned int)flags,
 	};
 
@@ -57,7 +67,7 @@ static long sys_openat2(int dirfd, const char *path, int flags)
 static int kernel_knows_mayexec(void)
 {
 	int saved = errno;
-	long fd = sys_openat2(AT_FDCWD, "", O_RDONLY | O_CLOEXEC | O_MAYEXEC);
+	long fd = openat2_flags(AT_FDCWD, "", O_RDONLY | O_CLOEXEC | O_MAYEXEC);
 	int known;
 
 	if (fd >= 0) {
@@ -284,7 +294,7 @@ int omayexec_open(int dirfd, const char *path, int flags)
 		return -1;
 	}
 	flags |= O_CLOEXEC;
-	fd = sys_openat2(dirfd, path, flags | O_MAYEXEC);
+	fd = openat2_flags(dirfd, path, flags | O_MAYEXEC);
 	if (fd >= 0)
 		return (int)fd;
 	err = errno;

@@ -237,6 +237,30 @@ static const char *type_name(mode_t mode)
 	return "not a regular file";
 }
 
+/*
+ * Whether the mode bits of @st let this process execute the file, as the
+ * kernel's generic permission check does (owner, group or other class;
+ * root needs one x bit).  Used where faccessat(2) cannot tell: it refuses
+ * X_OK on every noexec mount.  ACLs and LSMs are not seen here.
+ */
+static int mode_allows_exec(const struct stat *st)
+{
+	gid_t groups[256];
+	int i, n;
+
+	if (geteuid() == 0)
+		return (st->st_mode & 0111) != 0;
+	if (st->st_uid == geteuid())
+		return (st->st_mode & S_IXUSR) != 0;
+	if (st->st_gid == getegid())
+		return (st->st_mode & S_IXGRP) != 0;
+	n = getgroups(256, groups);
+	for (i = 0; i < n; i++)
+		if (groups[i] == st->st_gid)
+			return (st->st_mode & S_IXGRP) != 0;
+	return (st->st_mode & S_IXOTH) != 0;
+}
+
 static void add_reason(char *buf, size_t len, const char *reason)
 {
 	size_t n = strlen(buf);
@@ -251,9 +275,10 @@ static void add_reason(char *buf, size_t len, const char *reason)
 static void refusal_reasons(const char *path, int policy, char *buf, size_t len)
 {
 	char point[4096], reason[4200];
+	const char *never_exec = NULL;
 	struct statfs sfs;
 	struct stat st;
-	int fd, noexec = 0;
+	int fd, noexec = 0, no_x;
 
 	buf[0] = '\0';
 	fd = open(path, O_PATH | O_CLOEXEC);
@@ -269,15 +294,17 @@ static void refusal_reasons(const char *path, int policy, char *buf, size_t len)
 		close(fd);
 		return;
 	}
+	if (mount_of(fd, point, sizeof(point), &noexec))
+		snprintf(point, sizeof(point), "?");
+	if (!fstatfs(fd, &sfs) && (sfs.f_type == PROC_MAGIC ||
+				   sfs.f_type == SYSFS_MAGIC))
+		never_exec = sfs.f_type == PROC_MAGIC ? "proc" : "sysfs";
+
 	if (policy < 0 || (policy & OMAYEXEC_ENFORCE_MOUNT)) {
-		if (mount_of(fd, point, sizeof(point), &noexec))
-			snprintf(point, sizeof(point), "?");
-		if (!fstatfs(fd, &sfs) && (sfs.f_type == PROC_MAGIC ||
-					   sfs.f_type == SYSFS_MAGIC)) {
+		if (never_exec) {
 			snprintf(reason, sizeof(reason),
 				 "never-executable file system (%s): %s",
-				 sfs.f_type == PROC_MAGIC ? "proc" : "sysfs",
-				 point);
+				 never_exec, point);
 			add_reason(buf, len, reason);
 		} else if (noexec) {
 			snprintf(reason, sizeof(reason), "noexec mount: %s",
@@ -285,11 +312,22 @@ static void refusal_reasons(const char *path, int policy, char *buf, size_t len)
 			add_reason(buf, len, reason);
 		}
 	}
-	if ((policy < 0 || (policy & OMAYEXEC_ENFORCE_FILE)) &&
-	    faccessat(AT_FDCWD, path, X_OK, AT_EACCESS)) {
-		snprintf(reason, sizeof(reason),
-			 "no exec permission for uid %u", (unsigned int)geteuid());
-		add_reason(buf, len, reason);
+	/*
+	 * faccessat(X_OK) is the kernel's own permission check (ACLs and LSMs
+	 * included), but it fails on any noexec mount whatever the mode: there
+	 * only the mode bits can tell.
+	 */
+	if (policy < 0 || (policy & OMAYEXEC_ENFORCE_FILE)) {
+		if (noexec || never_exec)
+			no_x = !mode_allows_exec(&st);
+		else
+			no_x = faccessat(AT_FDCWD, path, X_OK, AT_EACCESS) != 0;
+		if (no_x) {
+			snprintf(reason, sizeof(reason),
+				 "no exec permission for uid %u",
+				 (unsigned int)geteuid());
+			add_reason(buf, len, reason);
+		}
 	}
 	if (!buf[0])
 		snprintf(buf, len,

@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "omayexec.h"
@@ -540,10 +541,17 @@ int main(int argc, char *argv[])
 		};
 
 		if (deny && omayexec_check_fd(STDIN_FILENO)) {
+			struct stat st;
+			const char *why;
+
+			if (errno == EOPNOTSUPP)
+				why = "strict mode, and this kernel cannot check files";
+			else if (fstat(STDIN_FILENO, &st) || !S_ISREG(st.st_mode))
+				why = "it is not a regular file (a pipe or a terminal)";
+			else
+				why = "the system's O_MAYEXEC policy does not allow running it";
 			fprintf(stderr, PROG ": standard input: refused: %s (--deny-interactive)\n",
-				errno == EOPNOTSUPP ?
-				"strict mode, and this kernel cannot check files" :
-				"it is not a regular file that passes the O_MAYEXEC check");
+				why);
 			return STATUS_REFUSED;
 		}
 		status = run_stream(&in, stdin, &src);

@@ -32,9 +32,6 @@
 #include "userspace/run.h"
 #include "../userspace/lib/omayexec.c"
 
-#define CONF		"/etc/omayexec.conf"
-#define CONF_MARK	"# written by userspace_lib_test\n"
-
 /* ---- Helpers ------------------------------------------------------------- */
 
 static int count_fds(void)
@@ -52,44 +49,6 @@ static int count_fds(void)
 	return n - 1;	/* the DIR's own */
 }
 
-/* Write the configuration file: @text after the mark, @mode, @uid. */
-static int write_conf(const char *text, mode_t mode, uid_t uid)
-{
-	char buf[8192];
-	int ret;
-
-	snprintf(buf, sizeof(buf), "%s%s", CONF_MARK, text);
-	ret = us_write_file(CONF, buf, mode);
-	if (!ret && chown(CONF, uid, 0))
-		ret = -errno;
-	return ret;
-}
-
-static bool conf_is_ours(void)
-{
-	char buf[64] = "";
-	int fd = open(CONF, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return false;
-	if (read(fd, buf, sizeof(buf) - 1) < 0)
-		buf[0] = '\0';
-	close(fd);
-	return !strncmp(buf, CONF_MARK, strlen(CONF_MARK));
-}
-
-static void remove_conf(void)
-{
-	struct stat st;
-
-	if (lstat(CONF, &st))
-		return;
-	if (S_ISDIR(st.st_mode))
-		rmdir(CONF);	/* only untrusted_config_fails_closed makes one */
-	else if (conf_is_ours())
-		unlink(CONF);
-}
-
 /* Whatever a test killed midway left: our config, the module unloaded. */
 static pid_t main_pid;
 
@@ -102,7 +61,7 @@ static void __attribute__((destructor)) lib_test_end(void)
 {
 	if (getpid() != main_pid)
 		return;
-	remove_conf();
+	us_conf_remove();
 	us_module_reload();
 }
 
@@ -144,9 +103,9 @@ FIXTURE(lib) {
 
 FIXTURE_SETUP(lib)
 {
-	ASSERT_FALSE(access(CONF, F_OK) == 0 && !conf_is_ours())
-		TH_LOG("%s exists: not overwriting it", CONF);
-	remove_conf();
+	ASSERT_FALSE(access(US_CONF, F_OK) == 0 && !us_conf_is_ours())
+		TH_LOG("%s exists: not overwriting it", US_CONF);
+	us_conf_remove();
 	ASSERT_TRUE(omx_module_loaded());
 	ASSERT_EQ(0, omx_ws_create(&self->ws));
 	ASSERT_EQ(0, populate(&self->ws));
@@ -159,7 +118,7 @@ FIXTURE_TEARDOWN(lib)
 {
 	/* No call of the test left a descriptor open. */
 	EXPECT_EQ(self->fds, count_fds());
-	remove_conf();
+	us_conf_remove();
 	EXPECT_EQ(0, omx_policy_set(0));
 	EXPECT_EQ(0, omx_ws_destroy(&self->ws));
 }
@@ -420,7 +379,7 @@ TEST_F(lib, mode_sources_strictest_wins)
 
 	/* The configuration file wins over both. */
 	ASSERT_EQ(0, omayexec_set_mode(OMAYEXEC_BEST_EFFORT));
-	ASSERT_EQ(0, write_conf("mode = strict\n", 0644, 0));
+	ASSERT_EQ(0, us_conf_write("mode = strict\n", 0644, 0));
 	ASSERT_EQ(0, omayexec_get_state(&st, sizeof(st)));
 	EXPECT_EQ(OMAYEXEC_STRICT, st.mode);
 	EXPECT_EQ(OMAYEXEC_SOURCE_CONFIG, st.mode_source);
@@ -428,7 +387,7 @@ TEST_F(lib, mode_sources_strictest_wins)
 	EXPECT_EQ(0, st.deny_interactive);
 
 	/* A best-effort file still lets the environment raise. */
-	ASSERT_EQ(0, write_conf("# comment\n\n  mode=best-effort  \n", 0644, 0));
+	ASSERT_EQ(0, us_conf_write("# comment\n\n  mode=best-effort  \n", 0644, 0));
 	EXPECT_EQ(OMAYEXEC_BEST_EFFORT, omayexec_mode());
 	setenv("OMAYEXEC_MODE", "strict", 1);
 	EXPECT_EQ(OMAYEXEC_STRICT, omayexec_mode());
@@ -442,7 +401,7 @@ TEST_F(lib, mode_sources_strictest_wins)
 	EXPECT_EQ(OMAYEXEC_SOURCE_ENVIRONMENT, st.deny_interactive_source);
 	setenv("OMAYEXEC_DENY_INTERACTIVE", "0", 1);
 	EXPECT_EQ(0, omayexec_deny_interactive());
-	ASSERT_EQ(0, write_conf("deny_interactive = yes\n", 0644, 0));
+	ASSERT_EQ(0, us_conf_write("deny_interactive = yes\n", 0644, 0));
 	ASSERT_EQ(0, omayexec_get_state(&st, sizeof(st)));
 	EXPECT_EQ(1, st.deny_interactive);
 	EXPECT_EQ(OMAYEXEC_SOURCE_CONFIG, st.deny_interactive_source);
@@ -473,21 +432,21 @@ TEST_F(lib, untrusted_config_fails_closed)
 
 	memset(big, '#', sizeof(big) - 1);
 	for (i = 0; i < ARRAY_LEN(confs); i++) {
-		ASSERT_EQ(0, write_conf(confs[i].text, confs[i].mode,
+		ASSERT_EQ(0, us_conf_write(confs[i].text, confs[i].mode,
 					confs[i].uid));
 		ASSERT_EQ(0, omayexec_get_state(&st, sizeof(st)));
 		EXPECT_EQ(confs[i].err, st.config_errno) TH_LOG("conf %u", i);
 		EXPECT_EQ(OMAYEXEC_STRICT, st.mode) TH_LOG("conf %u", i);
 		EXPECT_EQ(OMAYEXEC_SOURCE_CONFIG, st.mode_source);
 		EXPECT_EQ(1, st.deny_interactive) TH_LOG("conf %u", i);
-		ASSERT_EQ(0, unlink(CONF));
+		ASSERT_EQ(0, unlink(US_CONF));
 	}
 	/* Not a regular file. */
-	ASSERT_EQ(0, mkdir(CONF, 0755));
+	ASSERT_EQ(0, mkdir(US_CONF, 0755));
 	ASSERT_EQ(0, omayexec_get_state(&st, sizeof(st)));
 	EXPECT_NE(0, st.config_errno);
 	EXPECT_EQ(OMAYEXEC_STRICT, st.mode);
-	ASSERT_EQ(0, rmdir(CONF));
+	ASSERT_EQ(0, rmdir(US_CONF));
 	/* Gone: the defaults again. */
 	EXPECT_EQ(OMAYEXEC_BEST_EFFORT, omayexec_mode());
 }
@@ -502,8 +461,8 @@ FIXTURE(unloaded) {
 
 FIXTURE_SETUP(unloaded)
 {
-	ASSERT_FALSE(access(CONF, F_OK) == 0 && !conf_is_ours());
-	remove_conf();
+	ASSERT_FALSE(access(US_CONF, F_OK) == 0 && !us_conf_is_ours());
+	us_conf_remove();
 	unsetenv("OMAYEXEC_MODE");
 	unsetenv("OMAYEXEC_DENY_INTERACTIVE");
 	snprintf(self->omxsh, sizeof(self->omxsh), "%s", us_bin("omxsh"));
@@ -516,7 +475,7 @@ FIXTURE_SETUP(unloaded)
 FIXTURE_TEARDOWN(unloaded)
 {
 	EXPECT_EQ(self->fds, count_fds());
-	remove_conf();
+	us_conf_remove();
 	EXPECT_EQ(0, us_module_reload());
 	EXPECT_EQ(0, omx_policy_read());
 	EXPECT_EQ(0, omx_ws_destroy(&self->ws));
@@ -579,7 +538,7 @@ TEST_F(unloaded, strict_fails_whoever_asks)
 	unsetenv("OMAYEXEC_MODE");
 
 	/* The configuration file, over the environment and the caller. */
-	ASSERT_EQ(0, write_conf("mode = strict\n", 0644, 0));
+	ASSERT_EQ(0, us_conf_write("mode = strict\n", 0644, 0));
 	setenv("OMAYEXEC_MODE", "best-effort", 1);
 	EXPECT_EQ(-EOPNOTSUPP, probe(&self->ws, "exec/x"));
 	f = omayexec_fopen(omx_ws_path(&self->ws, "exec/x"), "r");
@@ -587,9 +546,9 @@ TEST_F(unloaded, strict_fails_whoever_asks)
 	if (f)
 		fclose(f);
 	/* A broken one fails closed. */
-	ASSERT_EQ(0, write_conf("mode = best-effort\n", 0666, 0));
+	ASSERT_EQ(0, us_conf_write("mode = best-effort\n", 0666, 0));
 	EXPECT_EQ(-EOPNOTSUPP, probe(&self->ws, "exec/x"));
-	ASSERT_EQ(0, write_conf("mode = best-effort\n", 0644, 0));
+	ASSERT_EQ(0, us_conf_write("mode = best-effort\n", 0644, 0));
 	EXPECT_EQ(0, probe(&self->ws, "exec/x"));
 }
 
@@ -624,7 +583,7 @@ TEST_F(unloaded, omxsh_best_effort_and_strict)
 	EXPECT_STREQ("", r.out);
 
 	/* The administrator's file, whatever the environment says. */
-	ASSERT_EQ(0, write_conf("mode = strict\n", 0644, 0));
+	ASSERT_EQ(0, us_conf_write("mode = strict\n", 0644, 0));
 	env.env = env_lax;
 	us_run(&r, &env, plain);
 	EXPECT_EQ(126, r.status);
@@ -632,12 +591,12 @@ TEST_F(unloaded, omxsh_best_effort_and_strict)
 	EXPECT_NE(NULL, strstr(r.err, "refused: strict mode")) TH_LOG("%s", r.err);
 
 	/* deny_interactive = yes: omxsh acts as with -D. */
-	ASSERT_EQ(0, write_conf("deny_interactive = yes\n", 0644, 0));
+	ASSERT_EQ(0, us_conf_write("deny_interactive = yes\n", 0644, 0));
 	us_run(&r, NULL, dash_c);
 	EXPECT_EQ(126, r.status);
 	EXPECT_STREQ("", r.out);
 	EXPECT_NE(NULL, strstr(r.err, "-c: refused")) TH_LOG("%s", r.err);
-	ASSERT_EQ(0, unlink(CONF));
+	ASSERT_EQ(0, unlink(US_CONF));
 	us_run(&r, NULL, dash_c);
 	EXPECT_EQ(0, r.status);
 	EXPECT_STREQ("c\n", r.out);

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -181,6 +182,52 @@ static inline int us_module_reload(void)
 	if (mod_is_loaded(MOD_OMAYEXEC))
 		return 0;
 	return mod_load(mod_omayexec_path(), "");
+}
+
+/*
+ * The library's configuration file, as the tests write it in the guest:
+ * always with a first line that marks it as a test's, so that no test
+ * removes or overwrites one it did not write.
+ */
+#define US_CONF		"/etc/omayexec.conf"
+#define US_CONF_MARK	"# written by a userspace test\n"
+
+/* Write the configuration file: @text after the mark, @mode, @uid. */
+static inline int us_conf_write(const char *text, mode_t mode, uid_t uid)
+{
+	char buf[8192];
+	int ret;
+
+	snprintf(buf, sizeof(buf), "%s%s", US_CONF_MARK, text);
+	ret = us_write_file(US_CONF, buf, mode);
+	if (!ret && chown(US_CONF, uid, 0))
+		ret = -errno;
+	return ret;
+}
+
+static inline bool us_conf_is_ours(void)
+{
+	char buf[64] = "";
+	int fd = open(US_CONF, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	if (read(fd, buf, sizeof(buf) - 1) < 0)
+		buf[0] = '\0';
+	close(fd);
+	return !strncmp(buf, US_CONF_MARK, strlen(US_CONF_MARK));
+}
+
+static inline void us_conf_remove(void)
+{
+	struct stat st;
+
+	if (lstat(US_CONF, &st))
+		return;
+	if (S_ISDIR(st.st_mode))
+		rmdir(US_CONF);	/* only a test makes one: untrusted_config_fails_closed */
+	else if (us_conf_is_ours())
+		unlink(US_CONF);
 }
 
 #endif /* OMX_USERSPACE_RUN_H */

@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The omayexec command of userspace/, every subcommand and its refusals:
+ * - usage errors exit 2;
+ * - status: module, kernel support, the policy in words under each
+ *   policy, locked, the counters (the module's own numbers), the library
+ *   mode and where it comes from; as uid 1000 the policy is "unknown"
+ *   (the sysctl is root's) and the rest still shows;
+ * - set: every number and name, refusals in one line with a non-zero exit:
+ *   not a policy (2), not privileged as uid 1000 and as root without
+ *   CAP_MAC_ADMIN (1), module absent (1); the policy stays as it was;
+ * - check: one line per path, allowed or refused with the reason (noexec
+ *   mount and its mount point, no exec permission for this uid, not a
+ *   regular file), ordinary errors as errors; exit 0 only when all are
+ *   allowed; as uid 1000; with the module unloaded, best effort and strict.
+ * The locked module's refusal is in userspace_locked_test.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "omx_test.h"
+#include "omx_stats.h"
+#include "userspace/run.h"
+
+struct tool_files {
+	char x[PATH_MAX], nx[PATH_MAX], noexec_x[PATH_MAX], noexec_nx[PATH_MAX];
+	char dir[PATH_MAX], fifo[PATH_MAX], missing[PATH_MAX], secret[PATH_MAX];
+	char owner_x[PATH_MAX], noexec_mount[PATH_MAX];
+};
+
+static int make_files(struct omx_ws *ws, struct tool_files *f)
+{
+	int ret;
+
+	ret = omx_ws_mount_tmpfs(ws, "exec", 0);
+	if (!ret)
+		ret = omx_ws_mount_tmpfs(ws, "noexec", MS_NOEXEC);
+	if (ret)
+		return ret;
+	snprintf(f->x, PATH_MAX, "%s", omx_ws_path(ws, "exec/x"));
+	snprintf(f->nx, PATH_MAX, "%s", omx_ws_path(ws, "exec/nx"));
+	snprintf(f->owner_x, PATH_MAX, "%s", omx_ws_path(ws, "exec/owner-x"));
+	snprintf(f->secret, PATH_MAX, "%s", omx_ws_path(ws, "exec/secret"));
+	snprintf(f->noexec_x, PATH_MAX, "%s", omx_ws_path(ws, "noexec/x"));
+	snprintf(f->noexec_nx, PATH_MAX, "%s", omx_ws_path(ws, "noexec/nx"));
+	snprintf(f->noexec_mount, PATH_MAX, "%s", omx_ws_path(ws, "noexec"));
+	snprintf(f->dir, PATH_MAX, "%s", omx_ws_path(ws, "exec/dir"));
+	snprintf(f->fifo, PATH_MAX, "%s", omx_ws_path(ws, "exec/fifo"));
+	snprintf(f->missing, PATH_MAX, "%s", omx_ws_path(ws, "exec/missing"));
+	if ((ret = us_write_file(f->x, "echo x\n", 0755)) ||
+	    (ret = us_write_file(f->nx, "echo nx\n", 0644)) ||
+	    (ret = us_write_file(f->owner_x, "echo owner\n", 0744)) ||
+	    (ret = us_write_file(f->secret, "echo secret\n", 0700)) ||
+	    (ret = us_write_file(f->noexec_x, "echo x\n", 0755)) ||
+	    (ret = us_write_file(f->noexec_nx, "echo nx\n", 0644)))
+		return ret;
+	if (mkdir(f->dir, 0755) || mkfifo(f->fifo, 0644))
+		return -errno;
+	return 0;
+}
+
+FIXTURE(tool) {
+	struct omx_ws ws;
+	struct tool_files f;
+	char omayexec[PATH_MAX];
+};
+
+FIXTURE_SETUP(tool)
+{
+	ASSERT_FALSE(access(US_CONF, F_OK) == 0 && !us_conf_is_ours())
+		TH_LOG("%s exists: not overwriting it", US_CONF);
+	us_conf_remove();
+	snprintf(self->omayexec, PATH_MAX, "%s", us_bin("omayexec"));
+	ASSERT_EQ(0, access(self->omayexec, X_OK)) TH_LOG("%s", self->omayexec);
+	ASSERT_TRUE(omx_module_loaded());
+	ASSERT_EQ(0, omx_ws_create(&self->ws));
+	ASSERT_EQ(0, make_files(&self->ws, &self->f));
+}
+
+FIXTURE_TEARDOWN(tool)
+{
+	us_conf_remove();
+	EXPECT_EQ(0, omx_policy_set(0));
+	EXPECT_EQ(0, omx_ws_destroy(&self->ws));
+}
+
+#define EXPECT_HAS(haystack, needle) \
+	EXPECT_NE(NULL, strstr(haystack, needle)) \
+		TH_LOG("no '%s' in:\n%s", needle, haystack)
+#define EXPECT_HASNT(haystack, needle) \
+	EXPECT_EQ(NULL, strstr(haystack, needle)) \
+		TH_LOG("'%s' in:\n%s", needle, haystack)
+
+TEST_F(tool, usage_errors)
+{
+	static const char *const argvs[][4] = {
+		{ NULL }, { "frob" }, { "check" }, { "set" }, { "set", "1", "2" },
+		{ "status", "now" }, { "--status" },
+	};
+	const char *argv[6];
+	struct us_result r;
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_LEN(argvs); i++) {
+		argv[0] = self->omayexec;
+		for (j = 0; j < 4 && argvs[i][j]; j++)
+			argv[j + 1] = argvs[i][j];
+		argv[j + 1] = NULL;
+		us_run(&r, NULL, argv);
+		EXPECT_EQ(2, r.status) TH_LOG("case %u", i);
+		EXPECT_STREQ("", r.out);
+		EXPECT_HAS(r.err, "usage: omayexec status");
+	}
+	argv[1] = "--help";
+	argv[2] = NULL;
+	us_run(&r, NULL, argv);
+	EXPECT_EQ(0, r.status);
+	EXPECT_HAS(r.out, "omayexec check PATH...");
+}
+
+TEST_F(tool, status_under_each_policy)
+{
+	static const char *const words[] = {
+		"policy: 0 (off): O_MAYEXEC opens are not restricted\n",
+		"policy: 1 (mount): files on noexec mounts are refused, and non-regular files\n",
+		"policy: 2 (file): files without exec permission are refused, and non-regular files\n",
+		"policy: 3 (mount,file): files on noexec mounts or without exec permission are refused, and non-regular files\n",
+	};
+	const char *argv[] = { self->omayexec, "status", NULL };
+	struct omx_stats stats;
+	struct us_result r;
+	char line[128];
+	int p, s;
+
+	for (p = 0; p <= 3; p++) {
+		ASSERT_EQ(0, omx_policy_set(p));
+		/* Some decisions, so that the counters are not all 0. */
+		omx_probe_openat2(self->ws.dirfd, "noexec/x",
+				  O_RDONLY | O_CLOEXEC | O_MAYEXEC, 0);
+		omx_probe_openat2(self->ws.dirfd, "exec/nx",
+				  O_RDONLY | O_CLOEXEC | O_MAYEXEC, 0);
+		ASSERT_EQ(0, omx_stats_read(&stats));
+		us_run(&r, NULL, argv);
+		EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+		EXPECT_STREQ("", r.err);
+		EXPECT_HAS(r.out, "module: loaded\n");
+		EXPECT_HAS(r.out, "kernel: openat2() honours O_MAYEXEC\n");
+		EXPECT_HAS(r.out, words[p]);
+		EXPECT_HAS(r.out, "locked: no\n");
+		/* The module's numbers (status itself decides nothing). */
+		for (s = 0; s < OMX_NR_STATS; s++) {
+			snprintf(line, sizeof(line), "\n%s: %lu\n",
+				 omx_stat_names[s], stats.count[s]);
+			EXPECT_HAS(r.out, line);
+		}
+		EXPECT_HAS(r.out, "library mode: best-effort (default)\n");
+		EXPECT_HAS(r.out, "interactive code: allowed (default)\n");
+	}
+}
+
+TEST_F(tool, status_as_user)
+{
+	const char *argv[] = { self->omayexec, "status", NULL };
+	struct us_opts user = { .stdin_fd = -1, .as_user = true };
+	struct us_result r;
+
+	ASSERT_EQ(0, omx_policy_set(2));
+	us_run(&r, &user, argv);
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+	EXPECT_HAS(r.out, "module: loaded\n");
+	EXPECT_HAS(r.out, "policy: unknown (/proc/sys/fs/open_mayexec_enforce is readable by root only)\n");
+	EXPECT_HASNT(r.out, "policy: 2");
+	EXPECT_HAS(r.out, "locked: no\n");
+	EXPECT_HAS(r.out, "\nallowed: ");
+}
+
+TEST_F(tool, status_shows_the_library_mode)
+{
+	const char *argv[] = { self->omayexec, "status", NULL };
+	const char *strict[] = { "OMAYEXEC_MODE=strict",
+				 "OMAYEXEC_DENY_INTERACTIVE=yes", NULL };
+	struct us_opts env = { .stdin_fd = -1, .env = strict };
+	struct us_result r;
+
+	us_run(&r, &env, argv);
+	EXPECT_HAS(r.out, "library mode: strict (the environment)\n");
+	EXPECT_HAS(r.out, "interactive code: refused (the environment)\n");
+
+	ASSERT_EQ(0, us_conf_write("mode = strict\ndeny_interactive = yes\n",
+				   0644, 0));
+	us_run(&r, NULL, argv);
+	EXPECT_HAS(r.out, "library mode: strict (/etc/omayexec.conf)\n");
+	EXPECT_HAS(r.out, "interactive code: refused (/etc/omayexec.conf)\n");
+	EXPECT_HASNT(r.out, "config:");
+
+	ASSERT_EQ(0, us_conf_write("mode = best-effort\n", 0666, 0));
+	us_run(&r, NULL, argv);
+	EXPECT_HAS(r.out, "config: /etc/omayexec.conf: not a root-owned file writable by root only: failing closed\n");
+	EXPECT_HAS(r.out, "library mode: strict (/etc/omayexec.conf)\n");
+}
+
+TEST_F(tool, set_every_value)
+{
+	static const struct {
+		const char *text;
+		int policy;
+		const char *out;
+	} values[] = {
+		{ "3", 3, "policy: 3 (mount,file)\n" },
+		{ "0", 0, "policy: 0 (off)\n" },
+		{ "1", 1, "policy: 1 (mount)\n" },
+		{ "2", 2, "policy: 2 (file)\n" },
+		{ "off", 0, "policy: 0 (off)\n" },
+		{ "mount", 1, "policy: 1 (mount)\n" },
+		{ "file", 2, "policy: 2 (file)\n" },
+		{ "mount,file", 3, "policy: 3 (mount,file)\n" },
+		{ "off", 0, "policy: 0 (off)\n" },
+		{ "file,mount", 3, "policy: 3 (mount,file)\n" },
+	};
+	const char *argv[] = { self->omayexec, "set", NULL, NULL };
+	struct us_result r;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_LEN(values); i++) {
+		argv[2] = values[i].text;
+		us_run(&r, NULL, argv);
+		EXPECT_EQ(0, r.status) TH_LOG("set %s: %s", values[i].text, r.err);
+		EXPECT_STREQ(values[i].out, r.out);
+		EXPECT_STREQ("", r.err);
+		EXPECT_EQ(values[i].policy, omx_policy_read())
+			TH_LOG("set %s", values[i].text);
+	}
+}
+
+TEST_F(tool, set_refuses_what_is_not_a_policy)
+{
+	static const char *const bad[] = {
+		"4", "-1", "", "mount,", "Mount", "3x", "1 ", "0x1", "both",
+		"none", "mount,file,mount",
+	};
+	const char *argv[] = { self->omayexec, "set", NULL, NULL };
+	struct us_result r;
+	unsigned int i;
+
+	ASSERT_EQ(0, omx_policy_set(2));
+	for (i = 0; i < ARRAY_LEN(bad); i++) {
+		argv[2] = bad[i];
+		us_run(&r, NULL, argv);
+		EXPECT_EQ(2, r.status) TH_LOG("set '%s'", bad[i]);
+		EXPECT_EQ(1, us_lines(r.err)) TH_LOG("%s", r.err);
+		EXPECT_HAS(r.err, "is not a policy");
+		EXPECT_EQ(2, omx_policy_read()) TH_LOG("set '%s'", bad[i]);
+	}
+}
+
+TEST_F(tool, set_refuses_the_unprivileged)
+{
+	const char *argv[] = { self->omayexec, "set", "0", NULL };
+	struct us_opts user = { .stdin_fd = -1, .as_user = true };
+	struct us_opts nocap = { .stdin_fd = -1, .drop_mac_admin = true };
+	struct us_result r;
+
+	ASSERT_EQ(0, omx_policy_set(3));
+	us_run(&r, &user, argv);
+	EXPECT_EQ(1, r.status);
+	EXPECT_STREQ("", r.out);
+	EXPECT_EQ(1, us_lines(r.err)) TH_LOG("%s", r.err);
+	EXPECT_HAS(r.err, "not privileged");
+	EXPECT_EQ(3, omx_policy_read());
+
+	/* Root without CAP_MAC_ADMIN: the kernel's EPERM, same words. */
+	us_run(&r, &nocap, argv);
+	EXPECT_EQ(1, r.status);
+	EXPECT_EQ(1, us_lines(r.err)) TH_LOG("%s", r.err);
+	EXPECT_HAS(r.err, "not privileged");
+	EXPECT_HAS(r.err, "CAP_MAC_ADMIN");
+	EXPECT_EQ(3, omx_policy_read());
+}
+
+/* "allowed  PATH\n" or "refused  PATH  (WHY)\n" appended to @buf. */
+static void add_line(char *buf, size_t len, const char *path, const char *why)
+{
+	size_t n = strlen(buf);
+
+	if (why)
+		snprintf(buf + n, len - n, "refused  %s  (%s)\n", path, why);
+	else
+		snprintf(buf + n, len - n, "allowed  %s\n", path);
+}
+
+TEST_F(tool, check_under_each_policy)
+{
+	const struct tool_files *f = &self->f;
+	const char *argv[] = { self->omayexec, "check", f->x, f->nx,
+			       f->noexec_x, f->noexec_nx, f->dir, f->fifo,
+			       f->missing, NULL };
+	const char *only_x[] = { self->omayexec, "check", f->x, NULL };
+	char want[8192], mount[PATH_MAX + 32], both[2 * PATH_MAX];
+	const char *file = "no exec permission for uid 0";
+	struct us_result r;
+	int p;
+
+	snprintf(mount, sizeof(mount), "noexec mount: %s", f->noexec_mount);
+	snprintf(both, sizeof(both), "%s; %s", mount, file);
+	for (p = 0; p <= 3; p++) {
+		ASSERT_EQ(0, omx_policy_set(p));
+		want[0] = '\0';
+		add_line(want, sizeof(want), f->x, NULL);
+		add_line(want, sizeof(want), f->nx, p & 2 ? file : NULL);
+		add_line(want, sizeof(want), f->noexec_x, p & 1 ? mount : NULL);
+		add_line(want, sizeof(want), f->noexec_nx, p == 3 ? both :
+			 p == 1 ? mount : p == 2 ? file : NULL);
+		add_line(want, sizeof(want), f->dir,
+			 p ? "not a regular file: directory" : NULL);
+		add_line(want, sizeof(want), f->fifo,
+			 p ? "not a regular file: FIFO" : NULL);
+		snprintf(want + strlen(want), sizeof(want) - strlen(want),
+			 "error    %s  (No such file or directory)\n", f->missing);
+		us_run(&r, NULL, argv);
+		EXPECT_EQ(1, r.status) TH_LOG("policy %d", p);
+		EXPECT_STREQ(want, r.out) TH_LOG("policy %d", p);
+		EXPECT_STREQ("", r.err);
+
+		us_run(&r, NULL, only_x);
+		EXPECT_EQ(0, r.status);
+	}
+}
+
+/* As uid 1000 the policy cannot be read: every reason that applies. */
+TEST_F(tool, check_as_user)
+{
+	const struct tool_files *f = &self->f;
+	const char *argv[] = { self->omayexec, "check", f->x, f->owner_x,
+			       f->noexec_x, f->noexec_nx, f->secret, NULL };
+	struct us_opts user = { .stdin_fd = -1, .as_user = true };
+	const char *file = "no exec permission for uid 1000";
+	char want[8192], mount[PATH_MAX + 32], both[2 * PATH_MAX];
+	struct us_result r;
+	int p;
+
+	snprintf(mount, sizeof(mount), "noexec mount: %s", f->noexec_mount);
+	snprintf(both, sizeof(both), "%s; %s", mount, file);
+	for (p = 0; p <= 3; p += 3) {
+		ASSERT_EQ(0, omx_policy_set(p));
+		want[0] = '\0';
+		add_line(want, sizeof(want), f->x, NULL);
+		add_line(want, sizeof(want), f->owner_x, p ? file : NULL);
+		add_line(want, sizeof(want), f->noexec_x, p ? mount : NULL);
+		add_line(want, sizeof(want), f->noexec_nx, p ? both : NULL);
+		/* Not readable by the user: an ordinary error. */
+		snprintf(want + strlen(want), sizeof(want) - strlen(want),
+			 "error    %s  (Permission denied)\n", f->secret);
+		us_run(&r, &user, argv);
+		EXPECT_EQ(1, r.status);
+		EXPECT_STREQ(want, r.out) TH_LOG("policy %d", p);
+	}
+}
+
+/* ---- Without the module ------------------------------------------------ */
+
+FIXTURE(tool_unloaded) {
+	struct omx_ws ws;
+	struct tool_files f;
+	char omayexec[PATH_MAX];
+};
+
+FIXTURE_SETUP(tool_unloaded)
+{
+	ASSERT_FALSE(access(US_CONF, F_OK) == 0 && !us_conf_is_ours());
+	us_conf_remove();
+	snprintf(self->omayexec, PATH_MAX, "%s", us_bin("omayexec"));
+	ASSERT_EQ(0, omx_ws_create(&self->ws));
+	ASSERT_EQ(0, make_files(&self->ws, &self->f));
+	ASSERT_EQ(0, us_module_unload());
+}
+
+FIXTURE_TEARDOWN(tool_unloaded)
+{
+	us_conf_remove();
+	EXPECT_EQ(0, us_module_reload());
+	EXPECT_EQ(0, omx_policy_read());
+	EXPECT_EQ(0, omx_ws_destroy(&self->ws));
+}
+
+TEST_F(tool_unloaded, status_and_set)
+{
+	const char *status[] = { self->omayexec, "status", NULL };
+	const char *set[] = { self->omayexec, "set", "mount", NULL };
+	struct us_result r;
+
+	us_run(&r, NULL, status);
+	EXPECT_EQ(1, r.status);
+	EXPECT_HAS(r.out, "module: not loaded\n");
+	EXPECT_HAS(r.out, "kernel: openat2() does not know O_MAYEXEC: nothing is checked\n");
+	EXPECT_HAS(r.out, "policy: none (no /proc/sys/fs/open_mayexec_enforce)\n");
+	EXPECT_HASNT(r.out, "locked:");
+	EXPECT_HASNT(r.out, "allowed:");
+
+	us_run(&r, NULL, set);
+	EXPECT_EQ(1, r.status);
+	EXPECT_STREQ("", r.out);
+	EXPECT_EQ(1, us_lines(r.err));
+	EXPECT_HAS(r.err, "the omayexec module is not loaded");
+}
+
+TEST_F(tool_unloaded, check_best_effort_and_strict)
+{
+	const char *argv[] = { self->omayexec, "check", self->f.noexec_nx, NULL };
+	const char *strict[] = { "OMAYEXEC_MODE=strict", NULL };
+	struct us_opts env = { .stdin_fd = -1, .env = strict };
+	struct us_result r;
+	char want[PATH_MAX + 128];
+
+	snprintf(want, sizeof(want),
+		 "allowed  %s  (unchecked: the kernel does not know O_MAYEXEC; best-effort mode)\n",
+		 self->f.noexec_nx);
+	us_run(&r, NULL, argv);
+	EXPECT_EQ(0, r.status);
+	EXPECT_STREQ(want, r.out);
+
+	snprintf(want, sizeof(want),
+		 "refused  %s  (strict mode, and the kernel does not know O_MAYEXEC)\n",
+		 self->f.noexec_nx);
+	us_run(&r, &env, argv);
+	EXPECT_EQ(1, r.status);
+	EXPECT_STREQ(want, r.out);
+
+	ASSERT_EQ(0, us_conf_write("mode = strict\n", 0644, 0));
+	us_run(&r, NULL, argv);
+	EXPECT_EQ(1, r.status);
+	EXPECT_STREQ(want, r.out);
+}
+
+TEST_HARNESS_MAIN

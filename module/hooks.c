@@ -47,6 +47,10 @@ static struct hook hooks[] = {
 	  omayexec_sys_open_tramp, &omayexec_rfc_v1 },
 	{ "__x64_sys_openat", (void **)&omayexec_sym.sys_openat,
 	  omayexec_sys_openat_tramp, &omayexec_rfc_v1 },
+	{ "__ia32_compat_sys_open", (void **)&omayexec_sym.compat_sys_open,
+	  omayexec_compat_sys_open_tramp, &omayexec_rfc_v1 },
+	{ "__ia32_compat_sys_openat", (void **)&omayexec_sym.compat_sys_openat,
+	  omayexec_compat_sys_openat_tramp, &omayexec_rfc_v1 },
 };
 
 static const char *reason(int err)

@@ -41,6 +41,8 @@ struct omayexec_symbols {
 			const struct path *path, int acc_mode, int flag);
 	long (*sys_open)(const struct pt_regs *regs);	/* __x64_sys_open */
 	long (*sys_openat)(const struct pt_regs *regs);	/* __x64_sys_openat */
+	long (*compat_sys_open)(const struct pt_regs *regs);
+	long (*compat_sys_openat)(const struct pt_regs *regs);
 	/* Called on the O_MAYEXEC path. */
 	int (*build_open_flags)(const struct open_how *how,
 				struct open_flags *op);
@@ -91,6 +93,8 @@ enum omayexec_verdict {
 extern bool omayexec_rfc_v1;
 long omayexec_sys_open(const struct pt_regs *regs);
 long omayexec_sys_openat(const struct pt_regs *regs);
+long omayexec_compat_sys_open(const struct pt_regs *regs);
+long omayexec_compat_sys_openat(const struct pt_regs *regs);
 
 /* stats.c: counts of O_MAYEXEC decisions, in /sys/module/omayexec/stats/. */
 void omayexec_count(enum omayexec_verdict verdict);
@@ -107,5 +111,7 @@ void omayexec_do_sys_openat2_tramp(void);
 void omayexec_may_open_tramp(void);
 void omayexec_sys_open_tramp(void);
 void omayexec_sys_openat_tramp(void);
+void omayexec_compat_sys_open_tramp(void);
+void omayexec_compat_sys_openat_tramp(void);
 
 #endif /* _OMAYEXEC_H */

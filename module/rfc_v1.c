@@ -9,11 +9,13 @@
  * fs.open_mayexec_enforce.
  *
  * The stock open(2) and openat(2) drop unknown flags before
- * do_sys_openat2(), so the flag can only be seen at the syscall entry:
- * __x64_sys_open() and __x64_sys_openat() are hooked, only when asked for,
- * and only for native 64-bit callers.
+ * do_sys_openat2(), so the flag can only be seen at the syscall entries,
+ * which are hooked only when asked for: __x64_sys_open() and
+ * __x64_sys_openat() for 64-bit callers, __ia32_compat_sys_open() and
+ * __ia32_compat_sys_openat() for 32-bit ones.
  */
 
+#include <linux/compat.h>
 #include <linux/fcntl.h>
 #include <linux/module.h>
 #include <linux/openat2.h>
@@ -27,8 +29,12 @@ module_param_named(rfc_v1, omayexec_rfc_v1, bool, 0444);
 MODULE_PARM_DESC(rfc_v1,
 		 "Also honour O_MAYEXEC on open(2) and openat(2), with the 2018 RFC's kernel.yama.open_mayexec_enforce (default: N)");
 
-/* What SYSCALL_DEFINE(open) and (openat) do, with the flag kept. */
-static long rfc_v1_open(int dfd, const char __user *filename, int flags)
+/*
+ * What SYSCALL_DEFINE(open) and (openat) do, with the flag kept; their
+ * compat versions do not force O_LARGEFILE.
+ */
+static long rfc_v1_open(int dfd, const char __user *filename, int flags,
+			bool largefile)
 {
 	struct open_how how = {
 		/* O_MAYEXEC excludes O_CREAT and O_TMPFILE: no mode. */
@@ -36,7 +42,7 @@ static long rfc_v1_open(int dfd, const char __user *filename, int flags)
 	};
 	long fd;
 
-	if (force_o_largefile())
+	if (largefile)
 		how.flags |= O_LARGEFILE;
 
 	/* As in omayexec_openat2(). */
@@ -47,14 +53,28 @@ static long rfc_v1_open(int dfd, const char __user *filename, int flags)
 	return fd;
 }
 
+/* The syscall wrappers' argument registers: di, si, dx... */
 long omayexec_sys_open(const struct pt_regs *regs)
 {
 	return rfc_v1_open(AT_FDCWD, (const char __user *)regs->di,
-			   (int)regs->si);
+			   (int)regs->si, force_o_largefile());
 }
 
 long omayexec_sys_openat(const struct pt_regs *regs)
 {
 	return rfc_v1_open((int)regs->di, (const char __user *)regs->si,
-			   (int)regs->dx);
+			   (int)regs->dx, force_o_largefile());
+}
+
+/* ... and bx, cx, dx... for 32-bit callers. */
+long omayexec_compat_sys_open(const struct pt_regs *regs)
+{
+	return rfc_v1_open(AT_FDCWD, compat_ptr(regs->bx), (int)regs->cx,
+			   false);
+}
+
+long omayexec_compat_sys_openat(const struct pt_regs *regs)
+{
+	return rfc_v1_open((int)regs->bx, compat_ptr(regs->cx), (int)regs->dx,
+			   false);
 }

@@ -59,5 +59,7 @@ int omayexec_resolve_symbols(void)
 	       RESOLVE(build_open_flags) ?: RESOLVE(getname) ?:
 	       RESOLVE(do_filp_open) ?:
 	       RESOLVE_AS(sys_open, "__x64_sys_open") ?:
-	       RESOLVE_AS(sys_openat, "__x64_sys_openat");
+	       RESOLVE_AS(sys_openat, "__x64_sys_openat") ?:
+	       RESOLVE_AS(compat_sys_open, "__ia32_compat_sys_open") ?:
+	       RESOLVE_AS(compat_sys_openat, "__ia32_compat_sys_openat");
 }

@@ -58,9 +58,16 @@ OMAYEXEC_TRAMPOLINE omayexec_do_sys_openat2_tramp, (%rdx), omayexec_openat2
 OMAYEXEC_TRAMPOLINE omayexec_may_open_tramp, %ecx, omayexec_may_open
 
 /*
- * Hooked only with the rfc_v1 parameter:
- * long __x64_sys_open(const struct pt_regs *regs), flags in regs->si;
- * long __x64_sys_openat(const struct pt_regs *regs), flags in regs->dx.
+ * Hooked only with the rfc_v1 parameter, the syscall entries, whose
+ * argument is the caller's registers (struct pt_regs *, in %rdi):
+ * long __x64_sys_open(regs), flags in regs->si;
+ * long __x64_sys_openat(regs), flags in regs->dx;
+ * long __ia32_compat_sys_open(regs), flags in regs->cx;
+ * long __ia32_compat_sys_openat(regs), flags in regs->dx.
  */
 OMAYEXEC_TRAMPOLINE omayexec_sys_open_tramp, RSI(%rdi), omayexec_sys_open
 OMAYEXEC_TRAMPOLINE omayexec_sys_openat_tramp, RDX(%rdi), omayexec_sys_openat
+OMAYEXEC_TRAMPOLINE omayexec_compat_sys_open_tramp, RCX(%rdi), \
+	omayexec_compat_sys_open
+OMAYEXEC_TRAMPOLINE omayexec_compat_sys_openat_tramp, RDX(%rdi), \
+	omayexec_compat_sys_openat

@@ -8,7 +8,8 @@
  * - open(2) and openat(2) honour O_MAYEXEC with the RFC's semantics:
  *   regular files and directories are checked (directories through the
  *   DAC check, so root may search one), FIFOs, devices and sockets are not
- *   matched; openat(2) with a dirfd as open(2);
+ *   matched; openat(2) with a dirfd as open(2); 32-bit callers (int $0x80,
+ *   compat_sys_open and compat_sys_openat) as 64-bit ones;
  * - openat2(2) keeps the v5 semantics and fs.open_mayexec_enforce: the two
  *   sysctls are independent;
  * - O_CREAT, O_TMPFILE and O_PATH with O_MAYEXEC are EINVAL and create
@@ -22,6 +23,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/fanotify.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
@@ -281,6 +283,48 @@ static int v1_openat(struct omx_ws *ws, const char *path, int flags)
 	return omx_probe_openat(ws->dirfd, path, flags | O_CLOEXEC);
 }
 
+/*
+ * The same calls by a 32-bit caller: int $0x80 enters the ia32 syscall
+ * table (compat_sys_open, compat_sys_openat), whose pointer arguments are
+ * 32 bits wide.  The static test binary's .bss lies below 4 GiB.
+ */
+#define IA32_NR_OPEN	5
+#define IA32_NR_OPENAT	295
+
+static char ia32_path[PATH_MAX];
+
+static int ia32_syscall(int nr, long arg1, long arg2, long arg3)
+{
+	long ret;
+
+	asm volatile ("int $0x80"
+		      : "=a" (ret)
+		      : "a" (nr), "b" (arg1), "c" (arg2), "d" (arg3)
+		      : "memory");
+	return ret;
+}
+
+static int ia32_probe(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 ? fd : 0;
+}
+
+static int v1_ia32_open(struct omx_ws *ws, const char *path, int flags)
+{
+	snprintf(ia32_path, sizeof(ia32_path), "%s", omx_ws_path(ws, path));
+	return ia32_probe(ia32_syscall(IA32_NR_OPEN, (long)ia32_path,
+				       flags | O_CLOEXEC, 0));
+}
+
+static int v1_ia32_openat(struct omx_ws *ws, const char *path, int flags)
+{
+	snprintf(ia32_path, sizeof(ia32_path), "%s", path);
+	return ia32_probe(ia32_syscall(IA32_NR_OPENAT, ws->dirfd,
+				       (long)ia32_path, flags | O_CLOEXEC));
+}
+
 static int v5_openat2(struct omx_ws *ws, const char *path, int flags)
 {
 	return omx_probe_openat2(ws->dirfd, path, flags | O_CLOEXEC, 0);
@@ -430,6 +474,14 @@ TEST_F(rfc_v1, files_and_directories_are_checked)
 			EXPECT_EQ(v1, omx_in_child(probe_as, &p))
 				TH_LOG("openat(%s, O_MAYEXEC) by %s", o->path,
 				       omx_caller_name(callers[c]));
+			p.open_fn = v1_ia32_open;
+			EXPECT_EQ(v1, omx_in_child(probe_as, &p))
+				TH_LOG("32-bit open(%s, O_MAYEXEC) by %s",
+				       o->path, omx_caller_name(callers[c]));
+			p.open_fn = v1_ia32_openat;
+			EXPECT_EQ(v1, omx_in_child(probe_as, &p))
+				TH_LOG("32-bit openat(%s, O_MAYEXEC) by %s",
+				       o->path, omx_caller_name(callers[c]));
 			p.open_fn = v5_openat2;
 			EXPECT_EQ(v5_expected(variant->policy, o, callers[c]),
 				  omx_in_child(probe_as, &p))

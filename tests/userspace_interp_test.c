@@ -114,15 +114,18 @@ static const char *ran(enum script s)
 
 /*
  * The refusal: exit 126, nothing on stdout (beyond @out_before), one
- * line on stderr that names @path and says "refused".
+ * line on stderr that names @path, says "refused" and gives reason @why.
  */
-#define EXPECT_REFUSED(r, path, out_before) do {			\
+#define POLICY_REFUSAL	"refused: the system's O_MAYEXEC policy does not allow"
+#define EXPECT_REFUSED_WHY(r, path, out_before, why) do {		\
 	EXPECT_EQ(126, (r).status);					\
 	EXPECT_STREQ(out_before, (r).out);				\
 	EXPECT_EQ(1, us_lines((r).err)) TH_LOG("stderr: %s", (r).err);	\
 	EXPECT_NE(NULL, strstr((r).err, path)) TH_LOG("stderr: %s", (r).err); \
-	EXPECT_NE(NULL, strstr((r).err, "refused")) TH_LOG("stderr: %s", (r).err); \
+	EXPECT_NE(NULL, strstr((r).err, why)) TH_LOG("stderr: %s", (r).err); \
 } while (0)
+#define EXPECT_REFUSED(r, path, out_before) \
+	EXPECT_REFUSED_WHY(r, path, out_before, POLICY_REFUSAL)
 
 TEST_F(interp, script_file)
 {
@@ -188,7 +191,7 @@ TEST_F(interp, dash_c)
 	EXPECT_STREQ("", r.err);
 
 	us_run(&r, NULL, denied);
-	EXPECT_REFUSED(r, "-c", "");
+	EXPECT_REFUSED_WHY(r, "-c", "", "refused: code given on the command line");
 }
 
 TEST_F(interp, stdin)
@@ -230,7 +233,7 @@ TEST_F(interp, stdin)
 	close(pipefd[1]);
 	opts.stdin_fd = pipefd[0];
 	us_run(&r, &opts, denied);
-	EXPECT_REFUSED(r, "standard input", "");
+	EXPECT_REFUSED_WHY(r, "standard input", "", "refused: it is not a regular file");
 	close(pipefd[0]);
 
 	ASSERT_EQ(0, pipe2(pipefd, O_CLOEXEC));

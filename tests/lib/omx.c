@@ -19,6 +19,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "module.h"
 #include "omx.h"
 
 #define OMX_LOG(fmt, ...) fprintf(stderr, "# omx: " fmt "\n", ##__VA_ARGS__)
@@ -59,22 +60,7 @@ int omx_policy_read(void)
 
 int omx_policy_write(const char *text)
 {
-	size_t len = strlen(text);
-	ssize_t ret;
-	int fd;
-
-	fd = open(OMAYEXEC_SYSCTL_PATH, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return neg_errno();
-	ret = write(fd, text, len);
-	if (ret < 0)
-		ret = neg_errno();
-	else if ((size_t)ret != len)
-		ret = -EIO;
-	else
-		ret = 0;
-	close(fd);
-	return ret;
+	return lc_write_file(OMAYEXEC_SYSCTL_PATH, text);
 }
 
 int omx_policy_set(int policy)

@@ -9,7 +9,9 @@
 #
 # Every target first installs the Debian packages it needs (scripts/install-deps).
 
-KVER ?= $(shell scripts/kver)
+# Empty on a machine without the kernel yet: "deps" installs it, and the
+# recipes and scripts detect the version again when they run.
+KVER ?= $(shell scripts/kver 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 BUILD ?= $(CURDIR)/build
 export KVER KDIR BUILD

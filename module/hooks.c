@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The two hooks, as ftrace direct calls.
+ * The hooks, as ftrace direct calls: do_sys_openat2() and may_open(), and
+ * with the rfc_v1 parameter the open(2) and openat(2) syscall entries.
  *
- * Every open on the machine goes through both hooked functions, so the hook
+ * Every open on the machine goes through the hooked functions, so the hook
  * mechanism is chosen for its cost on opens that do not carry O_MAYEXEC.  A
  * direct call makes the function's first instruction call a trampoline of
  * ours (trampolines.S) that tests one bit and returns: a handful of

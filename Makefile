@@ -16,7 +16,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 BUILD ?= $(CURDIR)/build
 export KVER KDIR BUILD
 
-.PHONY: all deps module userspace tests check demo bench clean
+.PHONY: all deps module userspace tests check demo bench install clean
 
 all: module userspace
 
@@ -42,6 +42,12 @@ demo: module userspace
 bench: module
 	$(MAKE) -C tests/bench BUILD=$(BUILD)
 	tests/bench/run-bench
+
+# make install [DESTDIR=dir] [PREFIX=/usr/local]: libomayexec, its headers and
+# pkg-config file, omayexec, omxsh and their manual pages.  DESTDIR and PREFIX
+# given to make reach userspace/Makefile as they are.
+install: userspace
+	$(MAKE) -C userspace install BUILD=$(BUILD)
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # tests/bench/fapolicyd-guest.sh: sourced by guest-bench, in the test VM, to
-# start and stop the peer, fapolicyd (Debian's package, copied into the guest
-# by run-bench with its libraries and magic files).
+# start and stop the peer, fapolicyd (Debian's package, unpacked on the host
+# by run-bench and copied into the guest with its libraries; the path of the
+# unpacked tree is in the file "root" next to this one).
 #
 # The configuration (fapolicyd.conf, fapolicyd.rules next to this file):
 # watch tmpfs mounts (/scratch is one), trust backend "file" only, with
@@ -17,7 +18,11 @@ fapolicyd_here=$(dirname "${BASH_SOURCE[0]}")
 fapolicyd_pid=
 
 fapolicyd_start() {
-	local i size sum f
+	local i size sum f root
+	root=$(cat "$fapolicyd_here/root") || return 1
+	# The daemon looks for its magic database at its packaged path.
+	mkdir -p /usr/share/fapolicyd &&
+		cp "$root/usr/share/fapolicyd/fapolicyd-magic.mgc" /usr/share/fapolicyd/ || return 1
 	mkdir -p /etc/fapolicyd/rules.d /etc/fapolicyd/trust.d /var/lib/fapolicyd \
 		/run/fapolicyd /var/log || return 1
 	cp "$fapolicyd_here/fapolicyd.conf" /etc/fapolicyd/fapolicyd.conf || return 1
@@ -32,7 +37,7 @@ fapolicyd_start() {
 		echo 'fapolicyd:x:990:990:fapolicyd:/var/lib/fapolicyd:/bin/false' >>/etc/passwd
 	chown 990:990 /var/lib/fapolicyd /run/fapolicyd
 	# --debug-deny: stay in the foreground, report only denials (stderr).
-	/usr/sbin/fapolicyd --debug-deny >/tmp/fapolicyd.log 2>&1 &
+	"$root/usr/sbin/fapolicyd" --debug-deny >/tmp/fapolicyd.log 2>&1 &
 	fapolicyd_pid=$!
 	for ((i = 0; i < 600; i++)); do
 		if grep -q 'Starting to listen for events' /tmp/fapolicyd.log 2>/dev/null; then

@@ -46,8 +46,12 @@ static const struct kernel_param_ops enforce_ops = {
 	.get = param_get_int,
 };
 
-/* Read-only in sysfs: the sysctl is the one place where the policy is set. */
-module_param_cb(enforce, &enforce_ops, &omayexec_policy, 0444);
+/*
+ * In sysfs, read-only (the sysctl is the one place where the policy is set)
+ * and for root only, as the 0600 sysctl: the policy in force is not every
+ * user's business.
+ */
+module_param_cb(enforce, &enforce_ops, &omayexec_policy, 0400);
 MODULE_PARM_DESC(enforce,
 		 "Initial policy: 0 off, 1 noexec mounts, 2 file exec permission, 3 both");
 module_param_named(locked, omayexec_locked, bool, 0444);

@@ -24,9 +24,6 @@
 
 #include "omx_test.h"
 
-/* Bits a stock open(2) or plain openat2(2) never puts in f_flags. */
-#define EXEC_OPEN_BITS	(OMX_FMODE_EXEC | O_MAYEXEC)
-
 FIXTURE(flags) {
 	struct omx_ws ws;
 };
@@ -95,8 +92,8 @@ static void check_bit_ignored(struct __test_metadata *_metadata, int dirfd,
 			TH_LOG("%s with O_MAYEXEC: %s", path, strerror(errno));
 		EXPECT_EQ(omx_fd_flags(plain), omx_fd_flags(with_bit))
 			TH_LOG("%s: f_flags differ", path);
-		EXPECT_EQ(0, omx_fd_flags(with_bit) & EXEC_OPEN_BITS);
-		EXPECT_EQ(0, omx_fdinfo_flags(with_bit) & EXEC_OPEN_BITS);
+		EXPECT_EQ(0, omx_fd_flags(with_bit) & OMX_EXEC_OPEN_BITS);
+		EXPECT_EQ(0, omx_fdinfo_flags(with_bit) & OMX_EXEC_OPEN_BITS);
 		close(plain);
 		close(with_bit);
 	}
@@ -248,18 +245,18 @@ TEST_F(flags, o_mayexec_sets_fmode_exec)
 		fd = omx_openat2(self->ws.dirfd, "exec/script",
 				 accmodes[i] | O_CLOEXEC | O_MAYEXEC, 0);
 		ASSERT_LE(0, fd);
-		EXPECT_EQ(EXEC_OPEN_BITS, omx_fdinfo_flags(fd) & EXEC_OPEN_BITS)
+		EXPECT_EQ(OMX_EXEC_OPEN_BITS, omx_fdinfo_flags(fd) & OMX_EXEC_OPEN_BITS)
 			TH_LOG("fdinfo flags: 0%lo", omx_fdinfo_flags(fd));
-		EXPECT_EQ(EXEC_OPEN_BITS, omx_fd_flags(fd) & EXEC_OPEN_BITS);
+		EXPECT_EQ(OMX_EXEC_OPEN_BITS, omx_fd_flags(fd) & OMX_EXEC_OPEN_BITS);
 		close(fd);
 
 		fd = omx_openat2(self->ws.dirfd, "exec/script",
 				 accmodes[i] | O_CLOEXEC, 0);
 		ASSERT_LE(0, fd);
-		EXPECT_EQ(0, omx_fdinfo_flags(fd) & EXEC_OPEN_BITS)
+		EXPECT_EQ(0, omx_fdinfo_flags(fd) & OMX_EXEC_OPEN_BITS)
 			TH_LOG("plain openat2: fdinfo flags 0%lo",
 			       omx_fdinfo_flags(fd));
-		EXPECT_EQ(0, omx_fd_flags(fd) & EXEC_OPEN_BITS);
+		EXPECT_EQ(0, omx_fd_flags(fd) & OMX_EXEC_OPEN_BITS);
 		close(fd);
 	}
 }

@@ -46,14 +46,6 @@ static const char measure_rule[] = "measure func=FILE_CHECK mask=MAY_EXEC\n";
 static const char appraise_rule[] =
 	"appraise func=FILE_CHECK mask=MAY_EXEC fowner=4242 appraise_type=imasig\n";
 
-static bool rfc_v1_enabled(void)
-{
-	char buf[8];
-
-	return !mod_param("omayexec", "rfc_v1", buf, sizeof(buf)) &&
-	       !strcmp(buf, "Y");
-}
-
 /*
  * Write @rules to the IMA policy file: the kernel takes one rule per
  * write(2) and applies the list when the file is closed.  0 or -errno.
@@ -235,7 +227,7 @@ TEST_F(ima, measure_rule_matches_o_mayexec_opens_only)
 		{ "exec/with_o_mayexec", mayexec_openat2, true },
 		{ "exec/without_o_mayexec", plain_openat2, false },
 		/* RFC v1: open(2) honours the flag only with rfc_v1. */
-		{ "exec/open_with_o_mayexec", mayexec_open, rfc_v1_enabled() },
+		{ "exec/open_with_o_mayexec", mayexec_open, omx_rfc_v1_enabled() },
 	};
 	unsigned int i;
 
@@ -277,7 +269,7 @@ TEST_F(ima, appraise_rule_refuses_unsigned_files_to_o_mayexec_opens)
 
 	EXPECT_EQ(-EACCES, mayexec_openat2(&self->ws, "exec/unsigned"));
 	EXPECT_EQ(0, plain_openat2(&self->ws, "exec/unsigned"));
-	EXPECT_EQ(rfc_v1_enabled() ? -EACCES : 0,
+	EXPECT_EQ(omx_rfc_v1_enabled() ? -EACCES : 0,
 		  mayexec_open(&self->ws, "exec/unsigned"));
 	/* Still refused after a plain open. */
 	EXPECT_EQ(-EACCES, mayexec_openat2(&self->ws, "exec/unsigned"));

@@ -27,9 +27,6 @@
 #include "omx_test.h"
 #include "omx_stats.h"
 
-/* Bits a plain open never puts in f_flags. */
-#define EXEC_OPEN_BITS	(OMX_FMODE_EXEC | O_MAYEXEC)
-
 /* ---- A minimal io_uring ------------------------------------------- */
 
 struct ring {
@@ -271,7 +268,7 @@ TEST_F(io_uring, openat_drops_o_mayexec)
 			ASSERT_LE(0, fd) TH_LOG("IORING_OP_OPENAT(%s, O_MAYEXEC): %s",
 						objects[i].path, strerror(-fd));
 			/* Opened as without the bit: not an exec open. */
-			EXPECT_EQ(0, omx_fdinfo_flags(fd) & EXEC_OPEN_BITS)
+			EXPECT_EQ(0, omx_fdinfo_flags(fd) & OMX_EXEC_OPEN_BITS)
 				TH_LOG("%s: fdinfo flags 0%lo", objects[i].path,
 				       omx_fdinfo_flags(fd));
 			close(fd);

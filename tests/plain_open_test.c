@@ -31,8 +31,6 @@
 
 #include "omx_test.h"
 
-#define EXEC_OPEN_BITS	(OMX_FMODE_EXEC | O_MAYEXEC)
-
 /* Files every test has; all refused to O_MAYEXEC under policy 3 but script. */
 static void populate(struct __test_metadata *_metadata, struct omx_ws *ws)
 {
@@ -227,7 +225,7 @@ TEST_F(plain_open, same_results_as_policy_0)
 			       self->baseline->result[i], variant->policy,
 			       self->enforced->result[i]);
 		if (self->enforced->result[i] >= 0)
-			EXPECT_EQ(0, self->enforced->result[i] & EXEC_OPEN_BITS);
+			EXPECT_EQ(0, self->enforced->result[i] & OMX_EXEC_OPEN_BITS);
 	}
 	/* What the module refuses to O_MAYEXEC really opens without it. */
 	for (i = 0; i < NR_RESULTS; i++) {
@@ -296,7 +294,7 @@ static void *work(void *arg)
 			flags = fd >= 0 ? omx_fd_flags(fd) : 0;
 			if (fd >= 0)
 				close(fd);
-			if (fd < 0 || (flags & EXEC_OPEN_BITS) != EXEC_OPEN_BITS)
+			if (fd < 0 || (flags & OMX_EXEC_OPEN_BITS) != OMX_EXEC_OPEN_BITS)
 				note_wrong(w, "O_MAYEXEC openat2", "exec/script",
 					   fd < 0 ? fd : flags);
 			break;
@@ -318,7 +316,7 @@ static void *work(void *arg)
 			flags = fd >= 0 ? omx_fd_flags(fd) : 0;
 			if (fd >= 0)
 				close(fd);
-			if (fd < 0 || (flags & EXEC_OPEN_BITS))
+			if (fd < 0 || (flags & OMX_EXEC_OPEN_BITS))
 				note_wrong(w, "plain open", path,
 					   fd < 0 ? fd : flags);
 			break;
@@ -557,7 +555,7 @@ TEST_F(after_early_failure, next_plain_open_is_normal)
 		fd = omx_openat2(self->ws.dirfd, denied_paths[i],
 				 O_RDONLY | O_CLOEXEC, 0);
 		ASSERT_LE(0, fd) TH_LOG("plain openat2(%s)", denied_paths[i]);
-		EXPECT_EQ(0, omx_fd_flags(fd) & EXEC_OPEN_BITS);
+		EXPECT_EQ(0, omx_fd_flags(fd) & OMX_EXEC_OPEN_BITS);
 		close(fd);
 
 		ASSERT_EQ(variant->result, variant->fail(self->ws.dirfd));
@@ -578,7 +576,7 @@ TEST_F(after_early_failure, next_mayexec_open_is_judged_normally)
 	fd = omx_openat2(self->ws.dirfd, "exec/script",
 			 O_RDONLY | O_CLOEXEC | O_MAYEXEC, 0);
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(EXEC_OPEN_BITS, omx_fd_flags(fd) & EXEC_OPEN_BITS);
+	EXPECT_EQ(OMX_EXEC_OPEN_BITS, omx_fd_flags(fd) & OMX_EXEC_OPEN_BITS);
 	close(fd);
 
 	ASSERT_EQ(variant->result, variant->fail(self->ws.dirfd));

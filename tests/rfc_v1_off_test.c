@@ -20,22 +20,8 @@
 #include "omx_stats.h"
 #include "module.h"
 
-#define YAMA_SYSCTL	"/proc/sys/kernel/yama/open_mayexec_enforce"
-#define RFC_V1_PARAM	"/sys/module/omayexec/parameters/rfc_v1"
-
-/* Bits a plain open never puts in f_flags. */
-#define EXEC_OPEN_BITS	(OMX_FMODE_EXEC | O_MAYEXEC)
-
-static bool rfc_v1_enabled(void)
-{
-	char buf[8];
-
-	return !lc_read_file(RFC_V1_PARAM, buf, sizeof(buf)) &&
-	       !strcmp(buf, "Y");
-}
-
 #define REQUIRE_RFC_V1_OFF() do {					\
-	if (rfc_v1_enabled())						\
+	if (omx_rfc_v1_enabled())						\
 		SKIP(return, "module loaded with rfc_v1=1");		\
 } while (0)
 
@@ -45,12 +31,12 @@ TEST(rfc_v1_parameter_reads_n)
 	struct stat st;
 
 	REQUIRE_RFC_V1_OFF();
-	ASSERT_EQ(0, stat(RFC_V1_PARAM, &st));
+	ASSERT_EQ(0, stat(OMX_RFC_V1_PARAM, &st));
 	EXPECT_EQ((mode_t)0444, st.st_mode & 07777);
-	ASSERT_EQ(0, lc_read_file(RFC_V1_PARAM, buf, sizeof(buf)));
+	ASSERT_EQ(0, lc_read_file(OMX_RFC_V1_PARAM, buf, sizeof(buf)));
 	EXPECT_STREQ("N", buf);
-	EXPECT_EQ(-EACCES, lc_write_file(RFC_V1_PARAM, "Y"));
-	ASSERT_EQ(0, lc_read_file(RFC_V1_PARAM, buf, sizeof(buf)));
+	EXPECT_EQ(-EACCES, lc_write_file(OMX_RFC_V1_PARAM, "Y"));
+	ASSERT_EQ(0, lc_read_file(OMX_RFC_V1_PARAM, buf, sizeof(buf)));
 	EXPECT_STREQ("N", buf);
 }
 
@@ -59,7 +45,7 @@ TEST(no_yama_sysctl)
 	REQUIRE_RFC_V1_OFF();
 	/* Yama is built in: its directory is there all the same. */
 	ASSERT_EQ(0, access("/proc/sys/kernel/yama/ptrace_scope", F_OK));
-	EXPECT_EQ(-1, access(YAMA_SYSCTL, F_OK));
+	EXPECT_EQ(-1, access(OMX_RFC_V1_SYSCTL, F_OK));
 	EXPECT_EQ(ENOENT, errno);
 }
 
@@ -102,12 +88,12 @@ TEST_F(off, open_and_openat_ignore_o_mayexec)
 		fd = open(omx_ws_path(&self->ws, paths[i]),
 			  O_RDONLY | O_CLOEXEC | O_MAYEXEC);
 		ASSERT_LE(0, fd) TH_LOG("open(%s, O_MAYEXEC)", paths[i]);
-		EXPECT_EQ(0, omx_fdinfo_flags(fd) & EXEC_OPEN_BITS);
+		EXPECT_EQ(0, omx_fdinfo_flags(fd) & OMX_EXEC_OPEN_BITS);
 		close(fd);
 		fd = openat(self->ws.dirfd, paths[i],
 			    O_RDONLY | O_CLOEXEC | O_MAYEXEC);
 		ASSERT_LE(0, fd) TH_LOG("openat(%s, O_MAYEXEC)", paths[i]);
-		EXPECT_EQ(0, omx_fdinfo_flags(fd) & EXEC_OPEN_BITS);
+		EXPECT_EQ(0, omx_fdinfo_flags(fd) & OMX_EXEC_OPEN_BITS);
 		close(fd);
 	}
 	ASSERT_EQ(0, omx_stats_delta(&before, &delta));

@@ -37,34 +37,20 @@
 #include "omx_stats.h"
 #include "module.h"
 
-#define YAMA_SYSCTL	"/proc/sys/kernel/yama/open_mayexec_enforce"
-#define RFC_V1_PARAM	"/sys/module/omayexec/parameters/rfc_v1"
-
-/* Bits a plain open never puts in f_flags. */
-#define EXEC_OPEN_BITS	(OMX_FMODE_EXEC | O_MAYEXEC)
-
-static bool rfc_v1_enabled(void)
-{
-	char buf[8];
-
-	return !lc_read_file(RFC_V1_PARAM, buf, sizeof(buf)) &&
-	       !strcmp(buf, "Y");
-}
-
 #define REQUIRE_RFC_V1() do {						\
-	if (!rfc_v1_enabled())						\
+	if (!omx_rfc_v1_enabled())						\
 		SKIP(return, "module loaded without rfc_v1=1");		\
 } while (0)
 
 static int yama_write(const char *text)
 {
-	return lc_write_file(YAMA_SYSCTL, text);
+	return lc_write_file(OMX_RFC_V1_SYSCTL, text);
 }
 
 static int yama_read(void)
 {
 	char buf[16];
-	int ret = lc_read_file(YAMA_SYSCTL, buf, sizeof(buf));
+	int ret = lc_read_file(OMX_RFC_V1_SYSCTL, buf, sizeof(buf));
 
 	return ret ? ret : atoi(buf);
 }
@@ -96,10 +82,10 @@ TEST(rfc_v1_parameter_is_read_only)
 	struct stat st;
 
 	REQUIRE_RFC_V1();
-	ASSERT_EQ(0, stat(RFC_V1_PARAM, &st));
+	ASSERT_EQ(0, stat(OMX_RFC_V1_PARAM, &st));
 	EXPECT_EQ((mode_t)0444, st.st_mode & 07777);
-	EXPECT_EQ(-EACCES, lc_write_file(RFC_V1_PARAM, "N"));
-	EXPECT_TRUE(rfc_v1_enabled());
+	EXPECT_EQ(-EACCES, lc_write_file(OMX_RFC_V1_PARAM, "N"));
+	EXPECT_TRUE(omx_rfc_v1_enabled());
 }
 
 static int yama_as_user(void *arg)
@@ -120,7 +106,7 @@ TEST(yama_sysctl_is_0644_and_needs_cap_mac_admin_to_write)
 	REQUIRE_RFC_V1();
 	/* Next to Yama's own. */
 	ASSERT_EQ(0, access("/proc/sys/kernel/yama/ptrace_scope", F_OK));
-	ASSERT_EQ(0, stat(YAMA_SYSCTL, &st));
+	ASSERT_EQ(0, stat(OMX_RFC_V1_SYSCTL, &st));
 	EXPECT_TRUE(S_ISREG(st.st_mode));
 	EXPECT_EQ((mode_t)0644, st.st_mode & 07777);
 	EXPECT_EQ((uid_t)0, st.st_uid);
@@ -225,7 +211,7 @@ static void populate(struct __test_metadata *_metadata, struct omx_ws *ws,
 
 static void set_policies(struct __test_metadata *_metadata, int policy)
 {
-	if (rfc_v1_enabled()) {
+	if (omx_rfc_v1_enabled()) {
 		ASSERT_EQ(0, policies_set(policy, policy));
 	} else {
 		ASSERT_EQ(0, omx_policy_set(policy));
@@ -237,7 +223,7 @@ static void cleanup(struct __test_metadata *_metadata, struct omx_ws *ws,
 {
 	if (sock >= 0)
 		close(sock);
-	if (rfc_v1_enabled()) {
+	if (omx_rfc_v1_enabled()) {
 		EXPECT_EQ(0, yama_set(0));
 	}
 	EXPECT_EQ(0, omx_policy_set(0));
@@ -568,12 +554,12 @@ TEST_F(interface, mayexec_open_is_an_exec_open)
 	fd = open(omx_ws_path(&self->ws, "exec/script"),
 		  O_RDONLY | O_CLOEXEC | O_MAYEXEC);
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(EXEC_OPEN_BITS, omx_fdinfo_flags(fd) & EXEC_OPEN_BITS)
+	EXPECT_EQ(OMX_EXEC_OPEN_BITS, omx_fdinfo_flags(fd) & OMX_EXEC_OPEN_BITS)
 		TH_LOG("fdinfo flags 0%lo", omx_fdinfo_flags(fd));
 	close(fd);
 	fd = open(omx_ws_path(&self->ws, "exec/script"), O_RDONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(0, omx_fdinfo_flags(fd) & EXEC_OPEN_BITS);
+	EXPECT_EQ(0, omx_fdinfo_flags(fd) & OMX_EXEC_OPEN_BITS);
 	close(fd);
 
 	/* One FAN_OPEN_EXEC: the O_MAYEXEC open's. */

@@ -58,6 +58,14 @@ int omx_policy_read(void)
 	return (int)val;
 }
 
+bool omx_rfc_v1_enabled(void)
+{
+	char buf[8];
+
+	return !lc_read_file(OMX_RFC_V1_PARAM, buf, sizeof(buf)) &&
+	       !strcmp(buf, "Y");
+}
+
 int omx_policy_write(const char *text)
 {
 	return lc_write_file(OMAYEXEC_SYSCTL_PATH, text);

@@ -30,6 +30,13 @@
 
 /* f_flags bit set by the kernel for exec opens (include/linux/fs.h). */
 #define OMX_FMODE_EXEC		040
+/* Bits a plain open never puts in f_flags, and an O_MAYEXEC open always. */
+#define OMX_EXEC_OPEN_BITS	(OMX_FMODE_EXEC | O_MAYEXEC)
+
+/* The 2018 RFC's interface, with the module parameter rfc_v1=1. */
+#define OMX_RFC_V1_SYSCTL	"/proc/sys/kernel/yama/open_mayexec_enforce"
+#define OMX_RFC_V1_PARAM	"/sys/module/omayexec/parameters/rfc_v1"
+bool omx_rfc_v1_enabled(void);
 
 /* An unprivileged user for the tests that drop root. */
 #define OMX_USER_UID		1000

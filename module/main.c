@@ -15,7 +15,7 @@
  *    here: those opens are diverted to omayexec_openat2() (openat2.c).
  *
  *  - may_open(), where the path has been resolved and the object is about
- *    to be opened: omayexec_openat2() marks its opens so that the may_open
+ *    to be opened: omayexec_do_open() marks its opens so that the may_open
  *    hook sends them to the policy check (check.c).
  *
  * With the rfc_v1 parameter, the open(2) and openat(2) syscall entries are

@@ -4,8 +4,10 @@
  *
  * The stock build_open_flags() rejects O_MAYEXEC, an unknown flag, with
  * EINVAL.  The do_sys_openat2 trampoline therefore sends every open whose
- * open_how carries the flag here instead.  omayexec_openat2() does what the
- * 6.1 do_sys_openat2() does (fs/open.c), step for step, with one difference:
+ * open_how carries the flag to omayexec_openat2() instead (and rfc_v1.c
+ * sends open(2) and openat(2) with the flag).  omayexec_do_open() does what
+ * the 6.1 do_sys_openat2() does (fs/open.c), step for step, with one
+ * difference:
  * it builds struct open_flags from the open_how without O_MAYEXEC and then
  * marks the result, so that the rest of the open path knows the caller
  * means to execute what it opens:

@@ -90,24 +90,52 @@ static void race_worker(FIXTURE_DATA(lifecycle) *self, struct race_counts *c)
 	__atomic_add_fetch(&c->allowed, allowed, __ATOMIC_SEQ_CST);
 }
 
+typedef void (*worker_fn)(FIXTURE_DATA(lifecycle) *self,
+			  struct race_counts *c);
+
+/* WORKERS children running @work until stop_workers(), counting in shared memory. */
+static struct race_counts *start_workers(struct __test_metadata *_metadata,
+					 FIXTURE_DATA(lifecycle) *self,
+					 pid_t workers[WORKERS], worker_fn work)
+{
+	struct race_counts *c;
+	int i;
+
+	c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (c == MAP_FAILED)
+		return NULL;
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < WORKERS; i++) {
+		workers[i] = fork_child(self);
+		if (!workers[i]) {
+			work(self, c);
+			_exit(0);
+		}
+		EXPECT_LE(0, workers[i]);
+	}
+	return c;
+}
+
+static void stop_workers(struct __test_metadata *_metadata,
+			 struct race_counts *c, pid_t workers[WORKERS])
+{
+	int i;
+
+	c->stop = 1;
+	for (i = 0; i < WORKERS; i++)
+		if (workers[i] > 0)
+			EXPECT_EQ(0, wait_exit(workers[i], 20000));
+}
+
 TEST_F_TIMEOUT(lifecycle, load_unload_while_opening, 180)
 {
 	struct race_counts *c;
 	pid_t workers[WORKERS];
 	int i, ret, refused = 0;
 
-	c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, c);
-	memset(c, 0, sizeof(*c));
-	for (i = 0; i < WORKERS; i++) {
-		workers[i] = fork_child(self);
-		ASSERT_LE(0, workers[i]);
-		if (!workers[i]) {
-			race_worker(self, c);
-			_exit(0);
-		}
-	}
+	c = start_workers(_metadata, self, workers, race_worker);
+	ASSERT_NE(NULL, c);
 	for (i = 0; i < CYCLES; i++) {
 		LOAD_OK("enforce=2");
 		usleep(50 * 1000);
@@ -129,9 +157,7 @@ TEST_F_TIMEOUT(lifecycle, load_unload_while_opening, 180)
 	}
 	TH_LOG("%d loads and unloads; %d unloads refused as in use", CYCLES,
 	       refused);
-	c->stop = 1;
-	for (i = 0; i < WORKERS; i++)
-		EXPECT_EQ(0, wait_exit(workers[i], 20000));
+	stop_workers(_metadata, c, workers);
 	TH_LOG("O_MAYEXEC opens of a non-executable file: %ld EINVAL, %ld EACCES, %ld allowed",
 	       c->einval, c->eacces, c->allowed);
 	EXPECT_EQ(0, c->allowed);
@@ -177,18 +203,8 @@ TEST_F_TIMEOUT(lifecycle, unload_while_plain_opening, 180)
 	pid_t workers[WORKERS];
 	int i, ret;
 
-	c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, c);
-	memset(c, 0, sizeof(*c));
-	for (i = 0; i < WORKERS; i++) {
-		workers[i] = fork_child(self);
-		ASSERT_LE(0, workers[i]);
-		if (!workers[i]) {
-			plain_worker(self, c);
-			_exit(0);
-		}
-	}
+	c = start_workers(_metadata, self, workers, plain_worker);
+	ASSERT_NE(NULL, c);
 	for (i = 0; i < CYCLES; i++) {
 		LOAD_OK("enforce=3");
 		usleep(50 * 1000);
@@ -201,9 +217,7 @@ TEST_F_TIMEOUT(lifecycle, unload_while_plain_opening, 180)
 			break;
 		usleep(50 * 1000);
 	}
-	c->stop = 1;
-	for (i = 0; i < WORKERS; i++)
-		EXPECT_EQ(0, wait_exit(workers[i], 20000));
+	stop_workers(_metadata, c, workers);
 	TH_LOG("%d loads and unloads during %ld plain opens", CYCLES,
 	       c->allowed);
 	EXPECT_EQ(0, c->bad) {

@@ -56,18 +56,24 @@ static int __init omayexec_init(void)
 	if (err)
 		goto out_sysctl;
 
-	err = omayexec_hooks_install();
+	err = omayexec_pin_prepare();
 	if (err)
 		goto out_stats;
 
-	if (omayexec_locked)
-		__module_get(THIS_MODULE);
+	err = omayexec_hooks_install();
+	if (err)
+		goto out_pin;
+
+	/* Last: once pinned, the module must be working, for good. */
+	omayexec_pin();
 
 	pr_info("O_MAYEXEC enabled: policy %d%s%s\n", omayexec_policy,
 		omayexec_locked ? ", locked" : "",
 		omayexec_rfc_v1 ? ", also on open(2) and openat(2) (RFC v1)" : "");
 	return 0;
 
+out_pin:
+	omayexec_pin_cancel();
 out_stats:
 	omayexec_stats_unregister();
 out_sysctl:

@@ -9,6 +9,7 @@
 #include <linux/types.h>
 
 struct filename;
+struct mutex;
 struct open_flags;
 struct open_how;
 struct path;
@@ -23,6 +24,7 @@ struct user_namespace;
 extern int omayexec_policy;
 extern int omayexec_rfc_v1_policy;
 extern bool omayexec_locked;
+int omayexec_parse_policy(const char *text, size_t len);
 int omayexec_sysctl_register(void);
 void omayexec_sysctl_unregister(void);
 
@@ -49,9 +51,16 @@ struct omayexec_symbols {
 	struct filename *(*getname)(const char __user *filename);
 	struct file *(*do_filp_open)(int dfd, struct filename *pathname,
 				     const struct open_flags *op);
+	/* With locked=Y only (pin.c): kernel/module/main.c's lock. */
+	struct mutex *module_mutex;
 };
 extern struct omayexec_symbols omayexec_sym;
 int omayexec_resolve_symbols(void);
+
+/* pin.c: with locked=Y, the module stays until reboot, even against rmmod -f. */
+int omayexec_pin_prepare(void);
+void omayexec_pin_cancel(void);
+void omayexec_pin(void);
 
 /* hooks.c: install and remove the ftrace direct calls. */
 int omayexec_hooks_install(void);

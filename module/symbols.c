@@ -55,6 +55,9 @@ int omayexec_resolve_symbols(void)
 	if (!lookup)
 		return -ENOENT;
 
+	if (omayexec_locked && RESOLVE(module_mutex))
+		return -ENOENT;
+
 	return RESOLVE(do_sys_openat2) ?: RESOLVE(may_open) ?:
 	       RESOLVE(build_open_flags) ?: RESOLVE(getname) ?:
 	       RESOLVE(do_filp_open) ?:

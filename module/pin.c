@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * locked=Y: the module stays until reboot, whatever is tried.
+ *
+ * A reference of its own (__module_get()) makes rmmod fail, but not
+ * "rmmod -f": delete_module(2) with O_TRUNC ignores references on kernels
+ * with CONFIG_MODULE_FORCE_UNLOAD, Debian's among them.  What it never
+ * ignores is a module that other modules use: it refuses it with
+ * EWOULDBLOCK before it looks at the force flag.  So a locked omayexec
+ * records a use of itself, in the same struct module_use and under the same
+ * module_mutex as the loader's ref_module() (static) records the use of a
+ * module whose symbols another one needs.  lsmod shows "omayexec" among its
+ * own users.
+ *
+ * omayexec_pin() runs last in init, once nothing can fail, while the module
+ * is still COMING: delete_module() refuses COMING modules anyway, so there
+ * is no moment when it is live and not pinned.  The struct module_use is
+ * allocated beforehand, so that pinning itself cannot fail.
+ */
+
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+
+#include "omayexec.h"
+
+static struct module_use *self_use;
+
+int omayexec_pin_prepare(void)
+{
+	if (!omayexec_locked)
+		return 0;
+	/* kmalloc()ed, as module_unload_free() would kfree() it. */
+	self_use = kmalloc(sizeof(*self_use), GFP_KERNEL);
+	return self_use ? 0 : -ENOMEM;
+}
+
+/* init failed after omayexec_pin_prepare(). */
+void omayexec_pin_cancel(void)
+{
+	kfree(self_use);
+	self_use = NULL;
+}
+
+void omayexec_pin(void)
+{
+	if (!omayexec_locked)
+		return;
+
+	/* What ref_module() takes too: rmmod without -f says "in use". */
+	__module_get(THIS_MODULE);
+	self_use->source = THIS_MODULE;
+	self_use->target = THIS_MODULE;
+	mutex_lock(omayexec_sym.module_mutex);
+	list_add(&self_use->source_list, &THIS_MODULE->source_list);
+	list_add(&self_use->target_list, &THIS_MODULE->target_list);
+	mutex_unlock(omayexec_sym.module_mutex);
+}

@@ -29,10 +29,9 @@
 
 static int enforce_set(const char *val, const struct kernel_param *kp)
 {
-	int policy;
+	int policy = val ? omayexec_parse_policy(val, strlen(val)) : -EINVAL;
 
-	if (!val || kstrtoint(val, 0, &policy) ||
-	    policy & ~OMAYEXEC_ENFORCE_MASK) {
+	if (policy < 0) {
 		pr_err("invalid enforce=%s: expected 0 to %d (1: refuse noexec mounts, 2: refuse files without exec permission, 3: both)\n",
 		       val ?: "", OMAYEXEC_ENFORCE_MASK);
 		return -EINVAL;

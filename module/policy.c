@@ -15,6 +15,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
+#include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/sysctl.h>
 #include <uapi/linux/omayexec.h>
@@ -27,11 +28,27 @@ int omayexec_rfc_v1_policy __read_mostly = OMAYEXEC_ENFORCE_NONE;
 bool omayexec_locked __ro_after_init;
 
 /*
+ * The one spelling of a policy, in the sysctl and in enforce=: a single
+ * digit from 0 to 3, and a newline after it at most (what "echo 3 >" writes).
+ * No sign, no leading zero, no base prefix, no space, no NUL: kstrtoint()
+ * would take "+1", "-0", "01" and "1\0junk", and a security setting should
+ * not have several spellings that a filter or an audit rule could miss.
+ * Returns the policy or -EINVAL.
+ */
+int omayexec_parse_policy(const char *text, size_t len)
+{
+	if (len == 2 && text[1] == '\n')
+		len = 1;
+	if (len != 1 || text[0] < '0' || text[0] > '0' + OMAYEXEC_ENFORCE_MASK)
+		return -EINVAL;
+	return text[0] - '0';
+}
+
+/*
  * Short and strict, as Yama's: the writer must have CAP_MAC_ADMIN in the
  * initial user namespace at write time, the policy must not be locked, and
- * the write must be one decimal number from 0 to 3 (a trailing newline is
- * fine), in one write at offset 0.  Anything else is EINVAL and leaves the
- * policy as it was.
+ * the write must be one policy (omayexec_parse_policy()) in one write at
+ * offset 0.  Anything else is EINVAL and leaves the policy as it was.
  */
 static int policy_sysctl_handler(struct ctl_table *table, int write,
 				 void *buffer, size_t *lenp, loff_t *ppos)
@@ -44,10 +61,10 @@ static int policy_sysctl_handler(struct ctl_table *table, int write,
 	if (!capable(CAP_MAC_ADMIN) || omayexec_locked)
 		return -EPERM;
 
-	/* The buffer is a NUL-terminated copy of the write. */
-	if (*ppos || kstrtoint(buffer, 10, &policy) ||
-	    policy & ~OMAYEXEC_ENFORCE_MASK)
-		return -EINVAL;
+	/* *lenp is the length of the write, NULs included. */
+	policy = *ppos ? -EINVAL : omayexec_parse_policy(buffer, *lenp);
+	if (policy < 0)
+		return policy;
 
 	WRITE_ONCE(*(int *)table->data, policy);
 	*ppos += *lenp;

@@ -125,7 +125,8 @@ TEST_F_TIMEOUT(lifecycle, bad_enforce_values, 120)
 	static const char *const params[] = {
 		"enforce=4", "enforce=-1", "enforce=abc", "enforce=", "enforce",
 		"enforce=1x", "enforce=4294967297", "enforce=8",
-		"enforce=2 enforce=7",
+		"enforce=2 enforce=7", "enforce=0x1", "enforce=01", "enforce=+1",
+		"enforce=-0",
 	};
 	size_t i;
 

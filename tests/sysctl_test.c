@@ -13,7 +13,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -136,33 +135,9 @@ TEST_F(sysctl, cap_mac_admin_is_checked_at_write_time)
 	EXPECT_EQ(3, omx_policy_read());
 }
 
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t len;
-
-	if (fd < 0)
-		return -errno;
-	len = write(fd, text, strlen(text));
-	close(fd);
-	return len == (ssize_t)strlen(text) ? 0 : -errno;
-}
-
-/* Become root (uid 0 mapped to 0) of a new user namespace. */
-static int enter_user_namespace(void)
-{
-	if (unshare(CLONE_NEWUSER))
-		return -errno;
-	if (write_file("/proc/self/setgroups", "deny") ||
-	    write_file("/proc/self/uid_map", "0 0 1") ||
-	    write_file("/proc/self/gid_map", "0 0 1"))
-		return -errno ?: -EIO;
-	return 0;
-}
-
 static int write_in_user_namespace(void *arg)
 {
-	int ret = enter_user_namespace();
+	int ret = omx_enter_user_namespace();
 
 	(void)arg;
 	if (ret)
@@ -182,7 +157,7 @@ static int write_fd_from_user_namespace(void *arg)
 {
 	int fd = *(int *)arg, ret;
 
-	ret = enter_user_namespace();
+	ret = omx_enter_user_namespace();
 	if (ret)
 		return 1000 + ret;
 	return write(fd, "3", 1) == 1 ? 0 : -errno;
@@ -209,6 +184,7 @@ FIXTURE(invalid_value) {
 
 FIXTURE_VARIANT(invalid_value) {
 	const char *text;
+	size_t len;	/* bytes written, when not strlen(text): NULs inside */
 };
 
 FIXTURE_VARIANT_ADD(invalid_value, above_3) { .text = "4" };
@@ -222,6 +198,16 @@ FIXTURE_VARIANT_ADD(invalid_value, trailing_garbage) { .text = "1a" };
 FIXTURE_VARIANT_ADD(invalid_value, decimal_point) { .text = "1.0" };
 FIXTURE_VARIANT_ADD(invalid_value, wraps_to_1_in_32_bits) { .text = "4294967297" };
 FIXTURE_VARIANT_ADD(invalid_value, overflows_64_bits) { .text = "99999999999999999999" };
+/* One spelling per policy: kstrtoint() would take each of these. */
+FIXTURE_VARIANT_ADD(invalid_value, plus_sign) { .text = "+1" };
+FIXTURE_VARIANT_ADD(invalid_value, minus_zero) { .text = "-0" };
+FIXTURE_VARIANT_ADD(invalid_value, leading_zero) { .text = "01" };
+FIXTURE_VARIANT_ADD(invalid_value, nul_after_digit) { .text = "1\0", .len = 2 };
+FIXTURE_VARIANT_ADD(invalid_value, nul_then_garbage) { .text = "2\0junk", .len = 6 };
+FIXTURE_VARIANT_ADD(invalid_value, leading_space) { .text = " 1" };
+FIXTURE_VARIANT_ADD(invalid_value, trailing_space) { .text = "1 " };
+FIXTURE_VARIANT_ADD(invalid_value, two_newlines) { .text = "1\n\n" };
+FIXTURE_VARIANT_ADD(invalid_value, carriage_return) { .text = "1\r\n" };
 
 FIXTURE_SETUP(invalid_value)
 {
@@ -233,14 +219,28 @@ FIXTURE_TEARDOWN(invalid_value)
 	EXPECT_EQ(0, omx_policy_set(0));
 }
 
+/* One write(2) of LEN bytes: 0 if all were taken, or -errno. */
+static int policy_write_bytes(const char *text, size_t len)
+{
+	int fd = open(OMAYEXEC_SYSCTL_PATH, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != (ssize_t)len)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
 TEST_F(invalid_value, is_einval_and_leaves_policy_unchanged)
 {
 	static const int start[] = { 0, 2, 3 };
+	size_t len = variant->len ?: strlen(variant->text);
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_LEN(start); i++) {
 		ASSERT_EQ(0, omx_policy_set(start[i]));
-		EXPECT_EQ(-EINVAL, omx_policy_write(variant->text))
+		EXPECT_EQ(-EINVAL, policy_write_bytes(variant->text, len))
 			TH_LOG("writing \"%s\" under policy %d", variant->text,
 			       start[i]);
 		EXPECT_EQ(start[i], omx_policy_read());

@@ -68,6 +68,12 @@ int omx_mac_admin(bool on);
 /* Become OMX_USER_UID/GID for good (setgroups, setresgid, setresuid). */
 int omx_become_user(void);
 
+/*
+ * Become root of a new user namespace (uid and gid 0 mapped to 0): full
+ * capabilities there, none in the initial namespace.
+ */
+int omx_enter_user_namespace(void);
+
 /* Who performs an open: the three callers the policy tests distinguish. */
 enum omx_caller {
 	OMX_ROOT,			/* uid 0, full capabilities */

@@ -5,6 +5,8 @@
 #   make          build the module (and the userspace helpers)
 #   make demo     build, boot the test VM, show the policy at work
 #   make check    build, boot the test VM, run every test
+#   make soak     build, boot the test VM, run the soak for 10 minutes
+#                 (SOAK_SECONDS=N, SOAK_SEED=N to change or repeat a run)
 #   make bench    build, boot the test VM, measure what the hooks cost
 #
 # Every target first installs the Debian packages it needs (scripts/install-deps).
@@ -16,7 +18,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 BUILD ?= $(CURDIR)/build
 export KVER KDIR BUILD
 
-.PHONY: all deps module userspace tests check demo bench install clean
+.PHONY: all deps module userspace tests check soak demo bench install clean
 
 all: module userspace
 
@@ -35,6 +37,9 @@ tests: module userspace
 
 check: tests
 	tests/run-check
+
+soak: tests
+	tests/run-soak
 
 demo: module userspace
 	qemu/demo

@@ -22,40 +22,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "omx.h"
+#include "omx_rand.h"
 #include "module.h"
 #include "kselftest_harness.h"
 #include "lifecycle.h"
 
-static uint64_t rng_next(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717ULL;
-}
-
-static unsigned int rng_below(uint64_t *s, unsigned int n)
-{
-	return rng_next(s) % n;
-}
-
-static uint64_t env_or(const char *name, uint64_t fallback)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? strtoull(v, NULL, 0) : fallback;
-}
-
 static uint64_t fuzz_seed(struct __test_metadata *_metadata)
 {
-	struct timespec ts;
-	uint64_t seed;
+	uint64_t seed = omx_rand_seed("OMX_FUZZ_SEED");
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	seed = env_or("OMX_FUZZ_SEED", ts.tv_sec * 1000003ULL + ts.tv_nsec) ?: 1;
 	TH_LOG("seed %llu (OMX_FUZZ_SEED=%llu reruns this sequence)",
 	       (unsigned long long)seed, (unsigned long long)seed);
 	return seed;
@@ -93,7 +70,7 @@ static const char *const unknown_names[] = {
 
 static const char *const blanks[] = { " ", "  ", "\t", "\n", " \t " };
 
-#define PICK(s, array) (&(array)[rng_below((s), sizeof(array) / sizeof((array)[0]))])
+#define PICK(s, array) (&(array)[omx_rand_below((s), sizeof(array) / sizeof((array)[0]))])
 
 struct expected {
 	bool valid;
@@ -115,14 +92,14 @@ static void append(char *buf, size_t len, const char *name,
 static void make_params(uint64_t *s, char *buf, size_t len, struct expected *e)
 {
 	const struct value *v;
-	int i, n = rng_below(s, 5);
+	int i, n = omx_rand_below(s, 5);
 
 	*e = (struct expected){ .valid = true, .enforce = 0, .rfc_v1 = 0 };
 	buf[0] = '\0';
-	if (rng_below(s, 4) == 0)
+	if (omx_rand_below(s, 4) == 0)
 		strncat(buf, *PICK(s, blanks), len - strlen(buf) - 1);
 	for (i = 0; i < n; i++) {
-		switch (rng_below(s, 6)) {
+		switch (omx_rand_below(s, 6)) {
 		case 0:
 		case 1:
 			v = PICK(s, enforce_values);
@@ -134,13 +111,13 @@ static void make_params(uint64_t *s, char *buf, size_t len, struct expected *e)
 			break;
 		case 2:
 			v = PICK(s, bool_values);
-			append(buf, len, rng_below(s, 2) ? "audit_allowed" :
+			append(buf, len, omx_rand_below(s, 2) ? "audit_allowed" :
 			       "audit-allowed", v);
 			e->valid &= v->parsed >= 0;
 			break;
 		case 3:
 			v = PICK(s, bool_values);
-			append(buf, len, rng_below(s, 2) ? "rfc_v1" : "rfc-v1", v);
+			append(buf, len, omx_rand_below(s, 2) ? "rfc_v1" : "rfc-v1", v);
 			if (v->parsed < 0)
 				e->valid = false;
 			else
@@ -180,7 +157,7 @@ static const char *shown(const char *params)
 
 TEST_F_TIMEOUT(lifecycle, token_strings_load_exactly_when_valid, 900)
 {
-	long loads = env_or("OMX_FUZZ_LOADS", 120), i, loaded = 0, refused = 0;
+	long loads = omx_env_number("OMX_FUZZ_LOADS", 120), i, loaded = 0, refused = 0;
 	uint64_t s = fuzz_seed(_metadata);
 	struct expected e;
 	char params[256], buf[16];
@@ -221,16 +198,16 @@ TEST_F_TIMEOUT(lifecycle, token_strings_load_exactly_when_valid, 900)
 
 TEST_F_TIMEOUT(lifecycle, random_bytes_fail_or_load_sanely, 900)
 {
-	long loads = env_or("OMX_FUZZ_LOADS", 120), i, loaded = 0, refused = 0;
+	long loads = omx_env_number("OMX_FUZZ_LOADS", 120), i, loaded = 0, refused = 0;
 	uint64_t s = fuzz_seed(_metadata);
 	char params[80], buf[16];
 	size_t len, j;
 	int ret, policy;
 
 	for (i = 0; i < loads; i++) {
-		len = 1 + rng_below(&s, sizeof(params) - 1);
+		len = 1 + omx_rand_below(&s, sizeof(params) - 1);
 		for (j = 0; j < len - 1; j++)
-			params[j] = 1 + rng_below(&s, 255);	/* no NUL inside */
+			params[j] = 1 + omx_rand_below(&s, 255);	/* no NUL inside */
 		params[len - 1] = '\0';
 		if (strstr(params, "locked"))
 			continue;	/* never by chance, but a locked module would stay */

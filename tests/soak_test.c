@@ -51,6 +51,7 @@
 #include <unistd.h>
 
 #include "omx.h"
+#include "omx_rand.h"
 #include "module.h"
 #include "kstate.h"
 #include "kselftest_harness.h"
@@ -61,25 +62,9 @@
 #define MAX_THREADS	8
 #define MISMATCHES_KEPT	16
 
-/* ---- Random numbers: xorshift64*, reproducible from the seed ----------- */
-
-static uint64_t rng_next(uint64_t *s)
+static long env_clamped(const char *name, long fallback, long min, long max)
 {
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717ULL;
-}
-
-static unsigned int rng_below(uint64_t *s, unsigned int n)
-{
-	return rng_next(s) % n;
-}
-
-static long env_long(const char *name, long fallback, long min, long max)
-{
-	const char *v = getenv(name);
-	long n = v && *v ? strtol(v, NULL, 0) : fallback;
+	long n = omx_env_number(name, fallback);
 
 	return n < min ? min : n > max ? max : n;
 }
@@ -215,10 +200,10 @@ static void policy_changer(struct soak *sk, uint64_t seed)
 
 	omx_mac_admin(true);
 	while (!sk->stop) {
-		usleep(rng_below(&seed, 10000));
+		usleep(omx_rand_below(&seed, 10000));
 		pthread_mutex_lock(&sk->lock);
 		if (current_state(sk).loaded) {
-			policy = rng_below(&seed, 4);
+			policy = omx_rand_below(&seed, 4);
 			next.policy = policy;
 			ret = change_state(sk, next, write_policy, &policy);
 			if (ret)
@@ -258,7 +243,7 @@ static void reloader(struct soak *sk, uint64_t seed, const char *ko)
 	int ret;
 
 	while (!sk->stop) {
-		usleep(20000 + rng_below(&seed, 150000));
+		usleep(20000 + omx_rand_below(&seed, 150000));
 		pthread_mutex_lock(&sk->lock);
 		if (current_state(sk).loaded) {
 			ret = change_state(sk, absent, unload, NULL);
@@ -269,7 +254,7 @@ static void reloader(struct soak *sk, uint64_t seed, const char *ko)
 			else
 				record_mismatch(sk, "rmmod: %s", strerror(-ret));
 		} else {
-			next.policy = rng_below(&seed, 4);
+			next.policy = omx_rand_below(&seed, 4);
 			snprintf(a.params, sizeof(a.params), "enforce=%d", next.policy);
 			ret = change_state(sk, next, load, &a);
 			if (!ret)
@@ -298,7 +283,7 @@ static void fifo_writer(struct soak *sk, uint64_t seed, const char *fifo)
 			n++;
 			__atomic_store_n(&sk->fifo_writes, n, __ATOMIC_SEQ_CST);
 		}
-		usleep(rng_below(&seed, 3000));
+		usleep(omx_rand_below(&seed, 3000));
 	}
 }
 
@@ -401,9 +386,9 @@ static void *worker_thread(void *arg)
 	int ret, fd, fdflags;
 
 	while (!sk->stop) {
-		obj = &objects[rng_below(&w->seed, NR_OBJECTS)];
-		iface = rng_below(&w->seed, NR_INTERFACES);
-		mayexec = rng_below(&w->seed, 2);
+		obj = &objects[omx_rand_below(&w->seed, NR_OBJECTS)];
+		iface = omx_rand_below(&w->seed, NR_INTERFACES);
+		mayexec = omx_rand_below(&w->seed, 2);
 		fifo += obj->type == FIFO;
 		dir += obj->type == DIRECTORY;
 		if (!mayexec || iface != OPENAT2) {
@@ -458,7 +443,7 @@ static void worker_process(struct soak *sk, const struct omx_ws *ws,
 	int i;
 
 	for (i = 0; i < threads; i++) {
-		w[i] = (struct worker){ .sk = sk, .ws = ws, .seed = rng_next(&seed) | 1 };
+		w[i] = (struct worker){ .sk = sk, .ws = ws, .seed = omx_rand_next(&seed) | 1 };
 		if (pthread_create(&w[i].thread, NULL, worker_thread, &w[i]))
 			_exit(2);
 	}
@@ -590,19 +575,16 @@ static void compare_kernel(struct __test_metadata *_metadata,
 
 TEST_F_TIMEOUT(lifecycle, soak, 86400)
 {
-	long seconds = env_long("OMX_SOAK_SECONDS", 20, 1, 86400);
-	long procs = env_long("OMX_SOAK_PROCS", 3, 1, MAX_PROCS);
-	long threads = env_long("OMX_SOAK_THREADS", 2, 1, MAX_THREADS);
-	struct timespec ts;
+	long seconds = env_clamped("OMX_SOAK_SECONDS", 20, 1, 86400);
+	long procs = env_clamped("OMX_SOAK_PROCS", 3, 1, MAX_PROCS);
+	long threads = env_clamped("OMX_SOAK_THREADS", 2, 1, MAX_THREADS);
 	struct kstate *before = malloc(sizeof(*before));
 	struct soak *sk;
 	pid_t workers[MAX_PROCS], changer, loader, writer;
 	uint64_t seed;
 	int i, status;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	seed = env_long("OMX_SOAK_SEED", (ts.tv_sec * 1000003L + ts.tv_nsec) & 0x7fffffff,
-			1, 0x7fffffff);
+	seed = omx_rand_seed("OMX_SOAK_SEED");
 	TH_LOG("soak: %ld s, seed %llu (OMX_SOAK_SEED), %ld processes x %ld threads",
 	       seconds, (unsigned long long)seed, procs, threads);
 	ASSERT_NE(NULL, before);
@@ -614,11 +596,11 @@ TEST_F_TIMEOUT(lifecycle, soak, 86400)
 
 	writer = fork_child(self);
 	if (!writer)
-		fifo_writer(sk, rng_next(&seed) | 1,
+		fifo_writer(sk, omx_rand_next(&seed) | 1,
 			    omx_ws_path(&self->ws, "exec/fifo"));
 	ASSERT_LT(0, writer);
 	for (i = 0; i < procs; i++) {
-		uint64_t s = rng_next(&seed) | 1;
+		uint64_t s = omx_rand_next(&seed) | 1;
 
 		workers[i] = fork_child(self);
 		if (!workers[i]) {
@@ -629,13 +611,13 @@ TEST_F_TIMEOUT(lifecycle, soak, 86400)
 	}
 	changer = fork_child(self);
 	if (!changer) {
-		policy_changer(sk, rng_next(&seed) | 1);
+		policy_changer(sk, omx_rand_next(&seed) | 1);
 		_exit(0);
 	}
 	ASSERT_LT(0, changer);
 	loader = fork_child(self);
 	if (!loader) {
-		reloader(sk, rng_next(&seed) | 1, self->ko);
+		reloader(sk, omx_rand_next(&seed) | 1, self->ko);
 		_exit(0);
 	}
 	ASSERT_LT(0, loader);

@@ -34,40 +34,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "omx_rand.h"
 #include "omx_test.h"
 
 #define PAGE		4096
 #define MAX_PIECES	4
-
-/* ---- Random numbers: xorshift64*, reproducible from the seed ----------- */
-
-static uint64_t rng_next(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717ULL;
-}
-
-static unsigned int rng_below(uint64_t *s, unsigned int n)
-{
-	return rng_next(s) % n;
-}
-
-static uint64_t env_or(const char *name, uint64_t fallback)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? strtoull(v, NULL, 0) : fallback;
-}
-
-static uint64_t seed_from_env_or_clock(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return env_or("OMX_FUZZ_SEED", ts.tv_sec * 1000003ULL + ts.tv_nsec) ?: 1;
-}
 
 /* ---- What the sysctl must take -------------------------------------------- */
 
@@ -103,13 +74,13 @@ static size_t fill_any(uint64_t *s, enum write_kind kind, char *buf);
 
 static size_t random_length(uint64_t *s)
 {
-	switch (rng_below(s, 10)) {
+	switch (omx_rand_below(s, 10)) {
 	case 0 ... 4:
-		return rng_below(s, 9);
+		return omx_rand_below(s, 9);
 	case 5 ... 7:
-		return rng_below(s, 65);
+		return omx_rand_below(s, 65);
 	default:
-		return rng_below(s, PAGE + 1);
+		return omx_rand_below(s, PAGE + 1);
 	}
 }
 
@@ -135,18 +106,18 @@ static size_t fill_any(uint64_t *s, enum write_kind kind, char *buf)
 
 	switch (kind) {
 	case VALID:
-		buf[0] = '0' + rng_below(s, 4);
+		buf[0] = '0' + omx_rand_below(s, 4);
 		buf[1] = '\n';
-		return 1 + rng_below(s, 2);
+		return 1 + omx_rand_below(s, 2);
 	case NEAR_MISS:
-		len = rng_below(s, 6);
+		len = omx_rand_below(s, 6);
 		for (i = 0; i < len; i++)
-			buf[i] = near[rng_below(s, sizeof(near) - 1)];
+			buf[i] = near[omx_rand_below(s, sizeof(near) - 1)];
 		return len;
 	default:
 		len = random_length(s);
 		for (i = 0; i < len; i++)
-			buf[i] = rng_next(s) >> 56;
+			buf[i] = omx_rand_next(s) >> 56;
 		return len;
 	}
 }
@@ -195,8 +166,8 @@ static int one_write(uint64_t *s, enum write_kind kind, char *fault_page,
 
 	switch (kind) {
 	case AT_OFFSET:
-		len = fill(s, rng_below(s, 2) ? VALID : NEAR_MISS, buf);
-		off = 1 + rng_below(s, PAGE);
+		len = fill(s, omx_rand_below(s, 2) ? VALID : NEAR_MISS, buf);
+		off = 1 + omx_rand_below(s, PAGE);
 		r = pwrite(fd, buf, len, off);
 		seen->ret[seen->calls++] = r < 0 ? -errno : 0;
 		expected->ret[expected->calls++] = -EINVAL;
@@ -204,10 +175,10 @@ static int one_write(uint64_t *s, enum write_kind kind, char *fault_page,
 		break;
 	case SPLIT_WRITES:
 		/* A valid text cut in pieces, or near misses one after another. */
-		n = 2 + rng_below(s, MAX_PIECES - 1);
+		n = 2 + omx_rand_below(s, MAX_PIECES - 1);
 		off = 0;	/* the file offset: a failed write leaves it */
 		for (i = 0; i < n; i++) {
-			len = fill(s, rng_below(s, 2) ? VALID : NEAR_MISS, buf);
+			len = fill(s, omx_rand_below(s, 2) ? VALID : NEAR_MISS, buf);
 			r = write(fd, buf, len);
 			seen->ret[seen->calls++] = r < 0 ? -errno : 0;
 			parsed = off ? -1 : policy_of(buf, len);
@@ -220,10 +191,10 @@ static int one_write(uint64_t *s, enum write_kind kind, char *fault_page,
 		snprintf(what, what_len, "%d write(2) calls on one fd", n);
 		break;
 	case WRITEV_PIECES:
-		len = fill(s, rng_below(s, 3) ? NEAR_MISS : VALID, buf);
-		n = 1 + rng_below(s, MAX_PIECES);
+		len = fill(s, omx_rand_below(s, 3) ? NEAR_MISS : VALID, buf);
+		n = 1 + omx_rand_below(s, MAX_PIECES);
 		for (i = 0, off = 0; i < n; i++) {
-			cut = i == n - 1 ? len - off : rng_below(s, len - off + 1);
+			cut = i == n - 1 ? len - off : omx_rand_below(s, len - off + 1);
 			iov[i].iov_base = buf + off;
 			iov[i].iov_len = cut;
 			off += cut;
@@ -239,11 +210,11 @@ static int one_write(uint64_t *s, enum write_kind kind, char *fault_page,
 		break;
 	case FAULTING_BUFFER:
 		/* Up to 2 mapped bytes, then the unmapped page. */
-		cut = rng_below(s, 3);
+		cut = omx_rand_below(s, 3);
 		p = fault_page + PAGE - cut;
 		fill(s, VALID, buf);
 		memcpy(p, buf, cut);
-		len = cut + 1 + rng_below(s, 8);
+		len = cut + 1 + omx_rand_below(s, 8);
 		r = write(fd, p, len);
 		seen->ret[seen->calls++] = r < 0 ? -errno : 0;
 		expected->ret[expected->calls++] = -EFAULT;
@@ -277,7 +248,7 @@ FIXTURE_SETUP(fuzz)
 {
 	ASSERT_TRUE(omx_module_loaded());
 	ASSERT_EQ(0, omx_policy_set(0));
-	self->seed = seed_from_env_or_clock();
+	self->seed = omx_rand_seed("OMX_FUZZ_SEED");
 	self->fault_page = faulting_page();
 	ASSERT_NE(NULL, self->fault_page);
 	TH_LOG("seed %llu (OMX_FUZZ_SEED=%llu reruns this sequence)",
@@ -292,7 +263,7 @@ FIXTURE_TEARDOWN(fuzz)
 
 TEST_F_TIMEOUT(fuzz, only_valid_writes_change_the_policy, 600)
 {
-	long writes = env_or("OMX_FUZZ_WRITES", 20000), i, bad = 0;
+	long writes = omx_env_number("OMX_FUZZ_WRITES", 20000), i, bad = 0;
 	long done[NR_KINDS] = { 0 }, accepted = 0;
 	struct outcome seen, expected;
 	char what[128];
@@ -301,7 +272,7 @@ TEST_F_TIMEOUT(fuzz, only_valid_writes_change_the_policy, 600)
 	int c;
 
 	for (i = 0; i < writes; i++) {
-		kind = rng_below(&s, NR_KINDS);
+		kind = omx_rand_below(&s, NR_KINDS);
 		ASSERT_EQ(0, one_write(&s, kind, self->fault_page, &seen,
 				       &expected, what, sizeof(what)));
 		done[kind]++;
@@ -354,7 +325,7 @@ static void garbage_writer(struct shared *sh, uint64_t s, char *fault_page)
 
 	garbage_only = true;
 	while (!sh->stop) {
-		one_write(&s, rng_below(&s, NR_KINDS), fault_page, &seen,
+		one_write(&s, omx_rand_below(&s, NR_KINDS), fault_page, &seen,
 			  &expected, what, sizeof(what));
 		for (c = 0; c < seen.calls; c++)
 			if (seen.ret[c] != expected.ret[c])
@@ -380,7 +351,7 @@ static void reader(struct shared *sh, uint64_t s)
 			break;
 		}
 		/* Whole, or one byte: the digit comes first either way. */
-		r = read(fd, buf, rng_below(&s, 2) ? sizeof(buf) - 1 : 1);
+		r = read(fd, buf, omx_rand_below(&s, 2) ? sizeof(buf) - 1 : 1);
 		close(fd);
 		if (r < 1 || (buf[0] != '1' && buf[0] != '2')) {
 			buf[r > 0 ? r : 0] = '\0';
@@ -391,22 +362,9 @@ static void reader(struct shared *sh, uint64_t s)
 	__atomic_add_fetch(&sh->reads, n, __ATOMIC_SEQ_CST);
 }
 
-/* One write(2): 0 if all of it was taken, or -errno. */
-static int write_text(const char *text, size_t len)
-{
-	int fd = open(OMAYEXEC_SYSCTL_PATH, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, len) != (ssize_t)len)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 TEST_F_TIMEOUT(fuzz, concurrent_readers_and_writers, 600)
 {
-	long seconds = env_or("OMX_FUZZ_SECONDS", 5), valid = 0;
+	long seconds = omx_env_number("OMX_FUZZ_SECONDS", 5), valid = 0;
 	pid_t pids[GARBAGE_WRITERS + READERS];
 	uint64_t s = self->seed;
 	struct shared *sh;
@@ -419,7 +377,7 @@ TEST_F_TIMEOUT(fuzz, concurrent_readers_and_writers, 600)
 	ASSERT_NE(MAP_FAILED, sh);
 	ASSERT_EQ(0, omx_policy_set(1));
 	for (i = 0; i < GARBAGE_WRITERS + READERS; i++) {
-		uint64_t child_seed = rng_next(&s) | 1;
+		uint64_t child_seed = omx_rand_next(&s) | 1;
 
 		pids[i] = fork();
 		ASSERT_LE(0, pids[i]);
@@ -434,9 +392,9 @@ TEST_F_TIMEOUT(fuzz, concurrent_readers_and_writers, 600)
 	}
 	end = time(NULL) + seconds;
 	while (time(NULL) < end) {
-		text[0] = '1' + rng_below(&s, 2);
+		text[0] = '1' + omx_rand_below(&s, 2);
 		text[1] = '\n';
-		if (write_text(text, 1 + rng_below(&s, 2)))
+		if (omx_policy_write_bytes(text, 1 + omx_rand_below(&s, 2)))
 			SHARED_BAD(sh, "valid write \"%c\" refused", text[0]);
 		valid++;
 	}

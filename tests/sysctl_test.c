@@ -219,19 +219,6 @@ FIXTURE_TEARDOWN(invalid_value)
 	EXPECT_EQ(0, omx_policy_set(0));
 }
 
-/* One write(2) of LEN bytes: 0 if all were taken, or -errno. */
-static int policy_write_bytes(const char *text, size_t len)
-{
-	int fd = open(OMAYEXEC_SYSCTL_PATH, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, len) != (ssize_t)len)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 TEST_F(invalid_value, is_einval_and_leaves_policy_unchanged)
 {
 	static const int start[] = { 0, 2, 3 };
@@ -240,7 +227,7 @@ TEST_F(invalid_value, is_einval_and_leaves_policy_unchanged)
 
 	for (i = 0; i < ARRAY_LEN(start); i++) {
 		ASSERT_EQ(0, omx_policy_set(start[i]));
-		EXPECT_EQ(-EINVAL, policy_write_bytes(variant->text, len))
+		EXPECT_EQ(-EINVAL, omx_policy_write_bytes(variant->text, len))
 			TH_LOG("writing \"%s\" under policy %d", variant->text,
 			       start[i]);
 		EXPECT_EQ(start[i], omx_policy_read());

@@ -70,7 +70,19 @@ bool omx_rfc_v1_enabled(void)
 
 int omx_policy_write(const char *text)
 {
-	return lc_write_file(OMAYEXEC_SYSCTL_PATH, text);
+	return omx_policy_write_bytes(text, strlen(text));
+}
+
+int omx_policy_write_bytes(const void *buf, size_t len)
+{
+	int fd = open(OMAYEXEC_SYSCTL_PATH, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return neg_errno();
+	if (write(fd, buf, len) != (ssize_t)len)
+		ret = neg_errno();
+	close(fd);
+	return ret;
 }
 
 int omx_policy_set(int policy)

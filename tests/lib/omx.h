@@ -50,6 +50,8 @@ bool omx_module_loaded(void);
 int omx_policy_read(void);
 /* One write(2) of @text to the sysctl: 0 if all of it was taken, or -errno. */
 int omx_policy_write(const char *text);
+/* The same with LEN bytes from BUF, NULs and all. */
+int omx_policy_write_bytes(const void *buf, size_t len);
 /* Raise CAP_MAC_ADMIN, write @policy, read it back: 0 or -errno (-EIO on mismatch). */
 int omx_policy_set(int policy);
 /*

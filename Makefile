@@ -8,6 +8,10 @@
 #   make soak     build, boot the test VM, run the soak for 10 minutes
 #                 (SOAK_SECONDS=N, SOAK_SEED=N to change or repeat a run)
 #   make bench    build, boot the test VM, measure what the hooks cost
+#   make deb      the Debian packages (omayexec-dkms, libomayexec1,
+#                 libomayexec-dev, omayexec) in build/deb/, lintian-checked
+#   make sign KEY=MOK.priv CERT=MOK.der [MODULE=module/omayexec.ko]
+#                 sign the module with a machine-owner key (Secure Boot)
 #
 # Every target first installs the Debian packages it needs (scripts/install-deps).
 
@@ -18,7 +22,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 BUILD ?= $(CURDIR)/build
 export KVER KDIR BUILD
 
-.PHONY: all deps module userspace tests check soak demo bench install clean
+.PHONY: all deps module userspace tests check soak demo bench install deb sign clean
 
 all: module userspace
 
@@ -53,6 +57,16 @@ bench: module
 # given to make reach userspace/Makefile as they are.
 install: userspace
 	$(MAKE) -C userspace install BUILD=$(BUILD)
+
+# dpkg-buildpackage on a copy of the tree, then lintian: scripts/make-deb.
+deb: deps
+	scripts/make-deb
+
+# Signs MODULE in place with sign-file from the kernel headers
+# (scripts/sign-module); builds it first when it is the default one.
+MODULE ?= module/omayexec.ko
+sign: $(if $(filter module/omayexec.ko,$(MODULE)),module,deps)
+	scripts/sign-module "$(KEY)" "$(CERT)" "$(MODULE)"
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean

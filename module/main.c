@@ -102,3 +102,4 @@ module_exit(omayexec_exit);
 
 MODULE_DESCRIPTION("O_MAYEXEC for openat2(2): refuse to open for execution what policy says must not run");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(OMAYEXEC_VERSION);

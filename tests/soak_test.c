@@ -16,7 +16,8 @@
  * states in force between the two reads gives:
  *   - a plain open, or open(2)/openat(2) with the O_MAYEXEC bit (which
  *     they ignore: rfc_v1 is off), always succeeds;
- *   - openat2(O_MAYEXEC) is EINVAL with the module absent; loaded, it is
+ *   - openat2(O_MAYEXEC) is EINVAL with the module absent ("policy -" in
+ *     a mismatch report); loaded, it is
  *     refused (EACCES) exactly as the policy says, and an fd it returns
  *     carries the exec-open bits.
  * Anything else is a mismatch, reported with the call and the states.
@@ -320,9 +321,10 @@ static void judge(struct soak *sk, const struct object *obj, int result,
 		  unsigned long g1, unsigned long g2, long *unjudged)
 {
 	unsigned long first = g1 / 2, last = (g2 + 1) / 2, k;
-	char states[96];
+	char states[160];
 	size_t used = 0;
 	struct state st;
+	int expected;
 
 	/* A change under way at the end: wait for its final state. */
 	while (gen_read(sk) <= g2 && (g2 & 1))
@@ -334,15 +336,17 @@ static void judge(struct soak *sk, const struct object *obj, int result,
 	for (k = first; k <= last; k++)
 		if (mayexec_expected(sk->history[k % HISTORY], obj) == result)
 			return;
-	for (k = first; k <= last && used + 16 < sizeof(states); k++) {
+	/* Each state in force, and what it would have given. */
+	for (k = first; k <= last && used + 32 < sizeof(states); k++) {
 		st = sk->history[k % HISTORY];
-		used += snprintf(states + used, sizeof(states) - used, "%s%s",
-				 k == first ? "" : ", ",
-				 st.loaded ? (char[]){ 'p', '0' + st.policy, 0 } :
-				 "absent");
+		expected = mayexec_expected(st, obj);
+		used += snprintf(states + used, sizeof(states) - used,
+				 "%spolicy %c: %s", k == first ? "" : ", ",
+				 st.loaded ? '0' + st.policy : '-',
+				 expected ? strerrorname_np(-expected) : "fd");
 	}
-	record_mismatch(sk, "openat2(%s, O_MAYEXEC) = %s; states in force: %s%s",
-			obj->rel, result ? strerror(-result) : "fd", states,
+	record_mismatch(sk, "openat2(%s, O_MAYEXEC) = %s; expected, by the states in force: %s%s",
+			obj->rel, result ? strerrorname_np(-result) : "fd", states,
 			k <= last ? "..." : "");
 }
 

@@ -44,6 +44,20 @@ static int fail(const char *what)
 	return 1;
 }
 
+/*
+ * The interpreter could not start: CPython has printed its traceback.  If
+ * the open-code hook refused a file, that is why (the standard library
+ * under the file policy): say what to do, in one more line.
+ */
+static void stdlib_hint(void)
+{
+	const char *path = omxpy_first_refused();
+
+	if (path)
+		fprintf(stderr, OMXPY_PROG ": cannot start: %s was refused; under the file policy the standard library needs the x bit (omayexec-python3-allow-stdlib, see omayexec-python3(1))\n",
+			path);
+}
+
 int main(int argc, char *argv[])
 {
 	PyConfig config;
@@ -69,12 +83,16 @@ int main(int argc, char *argv[])
 	omxpy_audit_deny_interactive(deny);
 
 	status = Py_InitializeFromConfig(&config);
-	if (PyStatus_Exception(status))
+	if (PyStatus_Exception(status)) {
+		stdlib_hint();
 		goto exception;
+	}
 	PyConfig_Clear(&config);
 
 	if (omxpy_patch_loaders())
 		return fail("making bare .pyc imports use io.open_code()");
+	if (omxpy_excepthook_install())
+		return fail("installing sys.excepthook");
 	if (deny && omxpy_interactive_guard())
 		return fail("guarding the interactive prompt");
 	return Py_RunMain();

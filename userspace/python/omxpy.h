@@ -12,6 +12,7 @@
  *   audit.c     the audit hook: the code that does not come from a
  *               checked file (-c, standard input, the interactive prompt)
  *   loaders.c   bare .pyc imports, which do not use the open-code hook
+ *   excepthook.c  an uncaught refusal in one line
  *   refuse.c    the one line that says why, and the exit
  */
 #ifndef OMXPY_H
@@ -23,6 +24,9 @@
 #define OMXPY_PROG		"omayexec-python3"
 /* As shells and omxsh: a file that exists but may not be run. */
 #define OMXPY_STATUS_REFUSED	126
+
+/* How the strerror of a refused file's OSError begins (opencode.c). */
+#define OMXPY_REFUSED_PREFIX	"refused by " OMXPY_PROG ": "
 
 /* The -X option that turns deny-interactive on (sys._xoptions). */
 #define OMXPY_XOPTION		"omayexec-deny-interactive"
@@ -48,6 +52,11 @@ int omxpy_patch_loaders(void);
 /* audit.c: after initialisation, with deny-interactive, make sure every
  * way into the interactive prompt raises an audit event.  0 or -1. */
 int omxpy_interactive_guard(void);
+
+/* excepthook.c: after initialisation.  0, or -1 with a Python error. */
+int omxpy_excepthook_install(void);
+/* opencode.c: the first file the hook refused, or NULL. */
+const char *omxpy_first_refused(void);
 
 /*
  * refuse.c: print "omayexec-python3: WHAT: refused: WHY" (one line) on

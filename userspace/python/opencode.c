@@ -21,14 +21,24 @@
 
 #include "omayexec.h"
 
-/* OSError(err, "refused: ...", path): PermissionError for EACCES. */
+/* For the hint when the interpreter cannot start (main.c). */
+static char first_refused[4096];
+
+const char *omxpy_first_refused(void)
+{
+	return first_refused[0] ? first_refused : NULL;
+}
+
+/* OSError(err, "refused by ...: WHY", path): PermissionError for EACCES. */
 static void set_refusal(int err, const char *cpath, PyObject *path)
 {
 	PyObject *exc;
 	char msg[4096 + 256];
 
-	snprintf(msg, sizeof(msg), "refused by " OMXPY_PROG ": %s",
+	snprintf(msg, sizeof(msg), OMXPY_REFUSED_PREFIX "%s",
 		 omxpy_reason(err, cpath));
+	if (!first_refused[0])
+		snprintf(first_refused, sizeof(first_refused), "%s", cpath);
 	exc = PyObject_CallFunction(PyExc_OSError, "isO", err, msg, path);
 	if (exc) {
 		PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);

@@ -19,8 +19,9 @@
  * remedy (omayexec-python3-allow-stdlib) and undoes it afterwards: the
  * python_stdlib fixture shows the standard library refused without it,
  * as omayexec check reports, and the remedy working.  The interactive
- * prompt (a terminal on standard input, -i, PYTHONSTARTUP) is in the
- * python_prompt fixture.
+ * prompt (a terminal on standard input; -i, PYTHONINSPECT, PYTHONSTARTUP)
+ * is in the python_prompt fixture: it runs what is typed without the
+ * option, and is refused with it, after the script when there is one.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -473,6 +474,132 @@ TEST_F(python, stdin)
 	us_run(&r, &opts, plain);
 	EXPECT_PY_RAN(r, "p\n");
 	close(pipefd[0]);
+}
+
+/* ---- The interactive prompt: a terminal on standard input ------------- */
+
+FIXTURE(python_prompt) {
+	struct omx_ws ws;
+	char py[PATH_MAX];
+	char marker[PATH_MAX];
+	char startup_env[PATH_MAX + 16];
+	int master, slave;	/* the terminal: the child's standard input */
+};
+
+FIXTURE_SETUP(python_prompt)
+{
+	char text[PATH_MAX * 2];
+
+	self->master = self->slave = -1;
+	ASSERT_FALSE(access(US_CONF, F_OK) == 0 && !us_conf_is_ours())
+		TH_LOG("%s exists: not overwriting it", US_CONF);
+	us_conf_remove();
+	snprintf(self->py, sizeof(self->py), "%s", us_bin("omayexec-python3"));
+	ASSERT_EQ(0, access(self->py, X_OK)) TH_LOG("%s", self->py);
+	ASSERT_EQ(0, omx_policy_set(0));
+	ASSERT_EQ(0, omx_ws_create(&self->ws));
+	snprintf(self->marker, sizeof(self->marker), "%s",
+		 omx_ws_path(&self->ws, "marker"));
+	evil_code(text, sizeof(text), self->marker, "startup");
+	ASSERT_EQ(0, us_write_file(omx_ws_path(&self->ws, "startup.py"), text, 0755));
+	snprintf(self->startup_env, sizeof(self->startup_env),
+		 "PYTHONSTARTUP=%s", omx_ws_path(&self->ws, "startup.py"));
+	ASSERT_EQ(0, us_write_file(omx_ws_path(&self->ws, "script.py"),
+				   "print('ran script')\n", 0755));
+	/* Under -S: the program asks for the prompt, at its end. */
+	ASSERT_EQ(0, us_write_file(omx_ws_path(&self->ws, "inspect.py"),
+		"import os\nos.environ['PYTHONINSPECT'] = '1'\nprint('ran inspect')\n",
+		0755));
+
+	/* What is typed: a line of code, then end of file (^D). */
+	self->master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	ASSERT_LE(0, self->master);
+	ASSERT_EQ(0, grantpt(self->master));
+	ASSERT_EQ(0, unlockpt(self->master));
+	self->slave = open(ptsname(self->master), O_RDWR | O_NOCTTY | O_CLOEXEC);
+	ASSERT_LE(0, self->slave);
+	ASSERT_EQ(13, write(self->master, "print(6*7)\n\004", 13));
+}
+
+FIXTURE_TEARDOWN(python_prompt)
+{
+	if (self->slave >= 0)
+		close(self->slave);
+	if (self->master >= 0)
+		close(self->master);
+	us_conf_remove();
+	EXPECT_EQ(0, omx_ws_destroy(&self->ws));
+}
+
+#define PROMPT_WHY	"code typed or piped at the prompt cannot be checked"
+
+/* Without the option, the prompt reads and runs what is typed. */
+TEST_F(python_prompt, runs_without_the_option)
+{
+	const char *env[] = { self->startup_env, NULL };
+	struct us_opts opts = { .stdin_fd = self->slave, .env = env };
+	const char *argv[] = { self->py, "-q", NULL };
+	struct us_result r;
+
+	us_run(&r, &opts, argv);
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+	EXPECT_STREQ("ran startup\n42\n", r.out);
+	EXPECT_TRUE(marker_written(self->marker));
+}
+
+TEST_F(python_prompt, refused_with_the_option)
+{
+	const char *env[] = { "OMAYEXEC_DENY_INTERACTIVE=1", NULL };
+	struct us_opts opts = { .stdin_fd = self->slave, .env = env };
+	const char *argv[] = { self->py, "-q", NULL };
+	struct us_result r;
+
+	us_run(&r, &opts, argv);
+	EXPECT_PY_REFUSED(r, PY_REFUSED, "interactive prompt", "", PROMPT_WHY);
+}
+
+/* PYTHONSTARTUP is refused before any of it runs. */
+TEST_F(python_prompt, startup_refused_with_the_option)
+{
+	const char *env[] = { self->startup_env, NULL };
+	struct us_opts opts = { .stdin_fd = self->slave, .env = env };
+	const char *argv[] = { self->py, DENY_OPTION, "-q", NULL };
+	struct us_result r;
+
+	us_run(&r, &opts, argv);
+	EXPECT_PY_REFUSED(r, PY_REFUSED, "PYTHONSTARTUP", "",
+			  "start-up code of the interactive prompt");
+	EXPECT_FALSE(marker_written(self->marker));
+}
+
+/*
+ * The prompt after a script: -i, PYTHONINSPECT in the environment, and
+ * PYTHONINSPECT set by the script itself under -S (no site, so no
+ * sys.__interactivehook__ of site's).  The script runs, the prompt not.
+ */
+TEST_F(python_prompt, after_a_script_refused_with_the_option)
+{
+	const char *script = omx_ws_path(&self->ws, "script.py");
+	const char *inspect = omx_ws_path(&self->ws, "inspect.py");
+	const char *deny_env[] = { "OMAYEXEC_DENY_INTERACTIVE=1", NULL };
+	const char *inspect_env[] = { "OMAYEXEC_DENY_INTERACTIVE=1",
+				      "PYTHONINSPECT=1", NULL };
+	struct us_opts deny = { .stdin_fd = self->slave, .env = deny_env };
+	struct us_opts by_env = { .stdin_fd = self->slave, .env = inspect_env };
+	const char *dash_i[] = { self->py, "-i", script, NULL };
+	const char *plain[] = { self->py, script, NULL };
+	const char *no_site[] = { self->py, "-S", inspect, NULL };
+	struct us_result r;
+
+	us_run(&r, &deny, dash_i);
+	EXPECT_PY_REFUSED(r, PY_REFUSED, "interactive prompt", "ran script\n",
+			  PROMPT_WHY);
+	us_run(&r, &by_env, plain);
+	EXPECT_PY_REFUSED(r, PY_REFUSED, "interactive prompt", "ran script\n",
+			  PROMPT_WHY);
+	us_run(&r, &deny, no_site);
+	EXPECT_PY_REFUSED(r, PY_REFUSED, "interactive prompt", "ran inspect\n",
+			  PROMPT_WHY);
 }
 
 /* ---- The standard library under the file policy, and the remedy -------- */

@@ -57,8 +57,11 @@ static PyObject *path_arg(PyObject *args)
 	return bytes;
 }
 
-/* cpython.run_file, and PYTHONSTARTUP without deny-interactive. */
-static int check_file(PyObject *args, const char *what_fmt)
+/*
+ * cpython.run_file, and PYTHONSTARTUP without deny-interactive; @prefix
+ * goes before the path in the refusal line.
+ */
+static int check_file(PyObject *args, const char *prefix)
 {
 	PyObject *bytes = path_arg(args);
 	char what[4096 + 64];
@@ -69,7 +72,7 @@ static int check_file(PyObject *args, const char *what_fmt)
 		return -1;
 	path = PyBytes_AS_STRING(bytes);
 	if (omxpy_run_file_check(path)) {
-		snprintf(what, sizeof(what), what_fmt, path);
+		snprintf(what, sizeof(what), "%s%s", prefix, path);
 		omxpy_refusal_line(what, omxpy_reason(errno, path));
 		ret = omxpy_raise_exit();
 	}
@@ -101,10 +104,10 @@ static int hook(const char *event, PyObject *args, void *data)
 		return 0;
 	event += 12;
 	if (!strcmp(event, "file"))
-		return check_file(args, "%s");
+		return check_file(args, "");
 	if (!strcmp(event, "startup")) {
 		if (!deny_interactive)
-			return check_file(args, "PYTHONSTARTUP=%s");
+			return check_file(args, "PYTHONSTARTUP=");
 		omxpy_refusal_line("PYTHONSTARTUP",
 				   "start-up code of the interactive prompt" DENY_TAG);
 		return omxpy_raise_exit();

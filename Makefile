@@ -53,7 +53,8 @@ bench: module
 	tests/bench/run-bench
 
 # make install [DESTDIR=dir] [PREFIX=/usr/local]: libomayexec, its headers and
-# pkg-config file, omayexec, omxsh and their manual pages.  DESTDIR and PREFIX
+# pkg-config file, omayexec, omxsh, omayexec-python3 (with
+# omayexec-python3-allow-stdlib) and their manual pages.  DESTDIR and PREFIX
 # given to make reach userspace/Makefile as they are.
 install: userspace
 	$(MAKE) -C userspace install BUILD=$(BUILD)

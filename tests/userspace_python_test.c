@@ -1,0 +1,667 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * omayexec-python3, Debian's CPython 3.11 with libomayexec, end to end in
+ * the VM with Debian's standard library, under each policy (0-3):
+ * - a script on an exec mount runs (it imports the standard library); the
+ *   same on a noexec mount, or without the x bit under the file policy,
+ *   is refused before any of it runs (one line on stderr, exit 126, its
+ *   marker file never written); Debian's own python3.11 runs it anyway
+ *   (the gap the launcher closes); a .pyc given as the script too;
+ * - import of a module (.py, and a bare .pyc) from a noexec directory on
+ *   sys.path fails with one line, after the importing script ran up to
+ *   the import; from the exec mount it works;
+ * - -m of an allowed and of a refused module;
+ * - -c and standard input (a file, a pipe) with and without
+ *   deny-interactive, asked by -X omayexec-deny-interactive, by
+ *   OMAYEXEC_DENY_INTERACTIVE=1, or by /etc/omayexec.conf (which the
+ *   environment cannot turn off).
+ * Under the file policy (2, 3) the fixture first applies the documented
+ * remedy (omayexec-python3-allow-stdlib) and undoes it afterwards: the
+ * python_stdlib fixture shows the standard library refused without it,
+ * as omayexec check reports, and the remedy working.  The interactive
+ * prompt (a terminal on standard input; -i, PYTHONINSPECT, PYTHONSTARTUP)
+ * is in the python_prompt fixture: it runs what is typed without the
+ * option, and is refused with it, after the script when there is one.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "omx_test.h"
+#include "userspace/run.h"
+
+#define PY_REFUSED	126
+#define POLICY_WHY	"refused: the system's O_MAYEXEC policy does not allow"
+#define DENY_OPTION	"-X", "omayexec-deny-interactive"
+#define NO_PYC		"PYTHONDONTWRITEBYTECODE=1"
+
+/* ---- The standard library's modes, changed by the remedy and restored -- */
+
+/* The directories omayexec-python3-allow-stdlib works on by default. */
+static const char *const stdlib_dirs[] = {
+	"/usr/lib/python3.11", "/usr/lib/python3/dist-packages",
+	"/usr/local/lib/python3.11/dist-packages", "/etc/python3.11",
+};
+
+struct saved_mode {
+	char *path;
+	mode_t mode;
+};
+
+static struct saved_mode *saved;
+static size_t nsaved, capsaved;
+
+static bool is_code_file(const char *path)
+{
+	size_t len = strlen(path);
+
+	return (len > 3 && !strcmp(path + len - 3, ".py")) ||
+	       (len > 4 && (!strcmp(path + len - 4, ".pyc") ||
+			    !strcmp(path + len - 4, ".pth")));
+}
+
+/* nftw callback: remember each code file without an x bit. */
+static int save_one(const char *path, const struct stat *st, int type,
+		    struct FTW *ftw)
+{
+	struct saved_mode *p;
+
+	(void)ftw;
+	if (type != FTW_F || !S_ISREG(st->st_mode) || (st->st_mode & 0111) ||
+	    !is_code_file(path))
+		return 0;
+	if (nsaved == capsaved) {
+		capsaved = capsaved ? capsaved * 2 : 1024;
+		p = realloc(saved, capsaved * sizeof(*saved));
+		if (!p)
+			return -1;
+		saved = p;
+	}
+	saved[nsaved].path = strdup(path);
+	if (!saved[nsaved].path)
+		return -1;
+	saved[nsaved++].mode = st->st_mode & 07777;
+	return 0;
+}
+
+/* Record the modes the remedy will change: how many files, or -1. */
+static long stdlib_save_modes(void)
+{
+	size_t i;
+
+	nsaved = 0;
+	for (i = 0; i < sizeof(stdlib_dirs) / sizeof(stdlib_dirs[0]); i++)
+		if (access(stdlib_dirs[i], F_OK) == 0 &&
+		    nftw(stdlib_dirs[i], save_one, 32, FTW_PHYS))
+			return -1;
+	return (long)nsaved;
+}
+
+/* Give the recorded files their modes back: 0 or -errno. */
+static int stdlib_restore_modes(void)
+{
+	int ret = 0;
+	size_t i;
+
+	for (i = 0; i < nsaved; i++) {
+		if (chmod(saved[i].path, saved[i].mode) && !ret)
+			ret = -errno;
+		free(saved[i].path);
+	}
+	nsaved = 0;
+	return ret;
+}
+
+/* The documented remedy, as the administrator runs it. */
+static int run_remedy(struct us_result *r)
+{
+	const char *argv[] = { us_bin("omayexec-python3-allow-stdlib"),
+			       "--quiet", NULL };
+
+	return us_run(r, NULL, argv);
+}
+
+/* ---- Results ---------------------------------------------------------- */
+
+/*
+ * A refusal by the launcher: exit @status, @out_before on stdout, one line
+ * on stderr naming @what, with "refused" and @why.
+ */
+#define EXPECT_PY_REFUSED(r, status_, what, out_before, why) do {	\
+	EXPECT_EQ(status_, (r).status) TH_LOG("stderr: %s", (r).err);	\
+	EXPECT_STREQ(out_before, (r).out);				\
+	EXPECT_EQ(1, us_lines((r).err)) TH_LOG("stderr: %s", (r).err);	\
+	EXPECT_NE(NULL, strstr((r).err, "omayexec-python3: ")) TH_LOG("stderr: %s", (r).err); \
+	EXPECT_NE(NULL, strstr((r).err, what)) TH_LOG("stderr: %s", (r).err); \
+	EXPECT_NE(NULL, strstr((r).err, why)) TH_LOG("stderr: %s", (r).err); \
+} while (0)
+
+#define EXPECT_PY_RAN(r, out_want) do {					\
+	EXPECT_EQ(0, (r).status) TH_LOG("stderr: %s", (r).err);		\
+	EXPECT_STREQ(out_want, (r).out);				\
+	EXPECT_STREQ("", (r).err);					\
+} while (0)
+
+/* ---- The fixture --------------------------------------------------------- */
+
+FIXTURE(python) {
+	struct omx_ws ws;
+	char py[PATH_MAX];
+	char marker[PATH_MAX];	/* written by every refused piece of code */
+	char exec_dir[PATH_MAX], noexec_dir[PATH_MAX];
+	char path_env[PATH_MAX + 16], noexec_path_env[PATH_MAX + 16];
+	bool remedied;
+};
+
+FIXTURE_VARIANT(python) {
+	int policy;
+};
+
+FIXTURE_VARIANT_ADD(python, policy_0) { .policy = 0 };
+FIXTURE_VARIANT_ADD(python, policy_1) { .policy = 1 };
+FIXTURE_VARIANT_ADD(python, policy_2) { .policy = 2 };
+FIXTURE_VARIANT_ADD(python, policy_3) { .policy = 3 };
+
+/* The files, relative to the workspace. */
+#define GOOD		"exec/good.py"		/* 0755, exec mount */
+#define NX		"exec/nx.py"		/* 0644, exec mount */
+#define EVIL		"noexec/evil.py"	/* 0755, noexec mount */
+#define EVIL_PYC	"noexec/evilpyc.pyc"	/* a .pyc script, noexec */
+#define IMPORTER	"exec/importer.py"	/* imports evilmod from noexec */
+#define PYC_IMPORTER	"exec/pyc-importer.py"	/* imports the bare evilc.pyc */
+
+static bool allowed(int policy, bool noexec_mount, bool exec_bit)
+{
+	if ((policy & OMAYEXEC_ENFORCE_MOUNT) && noexec_mount)
+		return false;
+	if ((policy & OMAYEXEC_ENFORCE_FILE) && !exec_bit)
+		return false;
+	return true;
+}
+
+/* Code that writes the marker, then prints "ran NAME". */
+static void evil_code(char *buf, size_t len, const char *marker,
+		      const char *name)
+{
+	snprintf(buf, len, "open(%s%s%s, 'w').write('x')\nprint('ran %s')\n",
+		 "'", marker, "'", name);
+}
+
+FIXTURE_SETUP(python)
+{
+	struct omx_ws *ws = &self->ws;
+	struct us_result r;
+	char text[PATH_MAX * 5];
+
+	ASSERT_FALSE(access(US_CONF, F_OK) == 0 && !us_conf_is_ours())
+		TH_LOG("%s exists: not overwriting it", US_CONF);
+	us_conf_remove();
+	snprintf(self->py, sizeof(self->py), "%s", us_bin("omayexec-python3"));
+	ASSERT_EQ(0, access(self->py, X_OK)) TH_LOG("%s", self->py);
+	ASSERT_EQ(0, omx_policy_set(0));
+	ASSERT_EQ(0, omx_ws_create(ws));
+	ASSERT_EQ(0, omx_ws_mount_tmpfs(ws, "exec", 0));
+	ASSERT_EQ(0, omx_ws_mount_tmpfs(ws, "noexec", MS_NOEXEC));
+	snprintf(self->marker, sizeof(self->marker), "%s",
+		 omx_ws_path(ws, "exec/marker"));
+	snprintf(self->exec_dir, sizeof(self->exec_dir), "%s",
+		 omx_ws_path(ws, "exec"));
+	snprintf(self->noexec_dir, sizeof(self->noexec_dir), "%s",
+		 omx_ws_path(ws, "noexec"));
+	snprintf(self->path_env, sizeof(self->path_env), "PYTHONPATH=%s",
+		 self->exec_dir);
+	snprintf(self->noexec_path_env, sizeof(self->noexec_path_env),
+		 "PYTHONPATH=%s", self->noexec_dir);
+
+	/* The standard library is imported by every script. */
+	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, GOOD),
+		"import json, os\nprint('ran good', json.dumps([os.sep]))\n", 0755));
+	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, NX), "print('ran nx')\n", 0644));
+	evil_code(text, sizeof(text), self->marker, "evil");
+	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, EVIL), text, 0755));
+	evil_code(text, sizeof(text), self->marker, "evilmod");
+	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, "noexec/evilmod.py"), text, 0755));
+	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, "exec/goodmod.py"),
+				   "print('ran goodmod')\n", 0755));
+	snprintf(text, sizeof(text),
+		 "import sys\nsys.path.insert(0, '%s')\nprint('before')\n"
+		 "import evilmod\nprint('after')\n", self->noexec_dir);
+	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, IMPORTER), text, 0755));
+	snprintf(text, sizeof(text),
+		 "import sys\nsys.path.insert(0, '%s')\nprint('before')\n"
+		 "import evilc\nprint('after')\n", self->noexec_dir);
+	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, PYC_IMPORTER), text, 0755));
+
+	/*
+	 * The .pyc files, compiled by the launcher itself at policy 0: a
+	 * script (evilpyc.pyc) and a module without its source (evilc.pyc,
+	 * imported by SourcelessFileLoader).
+	 */
+	evil_code(text, sizeof(text), self->marker, "evilc");
+	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, "exec/evilc.py"), text, 0644));
+	snprintf(text, sizeof(text),
+		 "import py_compile\n"
+		 "py_compile.compile('%s/evilc.py', cfile='%s/evilc.pyc', doraise=True)\n"
+		 "py_compile.compile('%s/evil.py', cfile='%s/evilpyc.pyc', doraise=True)\n",
+		 self->exec_dir, self->noexec_dir, self->noexec_dir, self->noexec_dir);
+	{
+		const char *argv[] = { self->py, "-c", text, NULL };
+
+		us_run(&r, NULL, argv);
+		ASSERT_EQ(0, r.status) TH_LOG("py_compile: %s", r.err);
+	}
+	ASSERT_EQ(0, chmod(omx_ws_path(ws, "noexec/evilc.pyc"), 0755));
+	ASSERT_EQ(0, chmod(omx_ws_path(ws, EVIL_PYC), 0755));
+	ASSERT_EQ(0, unlink(omx_ws_path(ws, "exec/evilc.py")));
+
+	/* The file policy needs the remedy, or nothing of Python runs. */
+	if (variant->policy & OMAYEXEC_ENFORCE_FILE) {
+		ASSERT_LE(0, stdlib_save_modes());
+		self->remedied = true;
+		ASSERT_EQ(0, run_remedy(&r)) TH_LOG("%s", r.err);
+	}
+	ASSERT_EQ(0, omx_policy_set(variant->policy));
+}
+
+FIXTURE_TEARDOWN(python)
+{
+	EXPECT_EQ(0, omx_policy_set(0));
+	if (self->remedied)
+		EXPECT_EQ(0, stdlib_restore_modes());
+	us_conf_remove();
+	EXPECT_EQ(0, omx_ws_destroy(&self->ws));
+}
+
+static bool marker_written(const char *marker)
+{
+	return access(marker, F_OK) == 0;
+}
+
+TEST_F(python, script)
+{
+	static const struct {
+		const char *rel, *out;
+		bool noexec_mount, exec_bit;
+	} scripts[] = {
+		{ GOOD, "ran good [\"/\"]\n", false, true },
+		{ NX, "ran nx\n", false, false },
+		{ EVIL, "ran evil\n", true, true },
+		{ EVIL_PYC, "ran evil\n", true, true },
+	};
+	const char *env[] = { NO_PYC, NULL };
+	struct us_opts opts = { .stdin_fd = -1, .env = env };
+	struct us_result r;
+	size_t i;
+
+	for (i = 0; i < sizeof(scripts) / sizeof(scripts[0]); i++) {
+		const char *path = omx_ws_path(&self->ws, scripts[i].rel);
+		const char *argv[] = { self->py, path, NULL };
+
+		unlink(self->marker);
+		us_run(&r, &opts, argv);
+		TH_LOG("policy %d, %s: exit %d", variant->policy,
+		       scripts[i].rel, r.status);
+		if (allowed(variant->policy, scripts[i].noexec_mount,
+			    scripts[i].exec_bit)) {
+			EXPECT_PY_RAN(r, scripts[i].out);
+		} else {
+			EXPECT_PY_REFUSED(r, PY_REFUSED, path, "", POLICY_WHY);
+			EXPECT_FALSE(marker_written(self->marker));
+		}
+	}
+}
+
+/*
+ * Debian's python3.11 itself: nothing checks, the script on the noexec
+ * mount runs where the launcher refuses it (the mount policies).
+ */
+TEST_F(python, plain_python_runs_it_anyway)
+{
+	const char *argv[] = { "/usr/bin/python3.11",
+			       omx_ws_path(&self->ws, EVIL), NULL };
+	struct us_result r;
+
+	if (!(variant->policy & OMAYEXEC_ENFORCE_MOUNT))
+		return;
+	us_run(&r, NULL, argv);
+	EXPECT_PY_RAN(r, "ran evil\n");
+	EXPECT_TRUE(marker_written(self->marker));
+}
+
+TEST_F(python, import_from_noexec_directory)
+{
+	static const char *const importers[] = { IMPORTER, PYC_IMPORTER };
+	static const char *const modules[] = { "evilmod.py", "evilc.pyc" };
+	const char *env[] = { NO_PYC, NULL };
+	struct us_opts opts = { .stdin_fd = -1, .env = env };
+	struct us_result r;
+	char want[64];
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		const char *argv[] = { self->py,
+			omx_ws_path(&self->ws, importers[i]), NULL };
+
+		unlink(self->marker);
+		us_run(&r, &opts, argv);
+		TH_LOG("policy %d, import %s: exit %d", variant->policy,
+		       modules[i], r.status);
+		if (allowed(variant->policy, true, true)) {
+			snprintf(want, sizeof(want), "before\nran %s\nafter\n",
+				 i ? "evilc" : "evilmod");
+			EXPECT_PY_RAN(r, want);
+		} else {
+			/* The importer ran up to the import, the module not at all. */
+			EXPECT_PY_REFUSED(r, 1, modules[i], "before\n", POLICY_WHY);
+			EXPECT_FALSE(marker_written(self->marker));
+		}
+	}
+}
+
+TEST_F(python, dash_m)
+{
+	const char *good_env[] = { NO_PYC, self->path_env, NULL };
+	const char *evil_env[] = { NO_PYC, self->noexec_path_env, NULL };
+	struct us_opts good = { .stdin_fd = -1, .env = good_env };
+	struct us_opts evil = { .stdin_fd = -1, .env = evil_env };
+	const char *good_argv[] = { self->py, "-m", "goodmod", NULL };
+	const char *evil_argv[] = { self->py, "-m", "evilmod", NULL };
+	struct us_result r;
+
+	us_run(&r, &good, good_argv);
+	EXPECT_PY_RAN(r, "ran goodmod\n");
+
+	us_run(&r, &evil, evil_argv);
+	if (allowed(variant->policy, true, true)) {
+		EXPECT_PY_RAN(r, "ran evilmod\n");
+	} else {
+		EXPECT_PY_REFUSED(r, 1, "evilmod.py", "", POLICY_WHY);
+		EXPECT_FALSE(marker_written(self->marker));
+	}
+}
+
+TEST_F(python, dash_c)
+{
+	const char *code = "import json; print(json.dumps('c'))";
+	const char *plain[] = { self->py, "-c", code, NULL };
+	const char *option[] = { self->py, DENY_OPTION, "-c", code, NULL };
+	const char *env_on[] = { "OMAYEXEC_DENY_INTERACTIVE=1", NULL };
+	const char *env_off[] = { "OMAYEXEC_DENY_INTERACTIVE=0", NULL };
+	struct us_opts by_env = { .stdin_fd = -1, .env = env_on };
+	struct us_opts env_says_no = { .stdin_fd = -1, .env = env_off };
+	struct us_result r;
+
+	/* Without the option, -c runs whatever the policy: nothing checks it. */
+	us_run(&r, NULL, plain);
+	EXPECT_PY_RAN(r, "\"c\"\n");
+
+	us_run(&r, NULL, option);
+	EXPECT_PY_REFUSED(r, PY_REFUSED, "-c", "", "code given on the command line");
+
+	us_run(&r, &by_env, plain);
+	EXPECT_PY_REFUSED(r, PY_REFUSED, "-c", "", "(deny-interactive)");
+
+	/* The administrator's file: the environment cannot turn it off. */
+	ASSERT_EQ(0, us_conf_write("deny_interactive = yes\n", 0644, 0));
+	us_run(&r, &env_says_no, plain);
+	EXPECT_PY_REFUSED(r, PY_REFUSED, "-c", "", "(deny-interactive)");
+}
+
+TEST_F(python, stdin)
+{
+	static const struct {
+		const char *rel, *out;
+		bool noexec_mount, exec_bit;
+	} files[] = {
+		{ GOOD, "ran good [\"/\"]\n", false, true },
+		{ NX, "ran nx\n", false, false },
+		{ EVIL, "ran evil\n", true, true },
+	};
+	const char *plain[] = { self->py, NULL };
+	const char *option[] = { self->py, DENY_OPTION, "-", NULL };
+	struct us_opts opts = { .stdin_fd = -1 };
+	struct us_result r;
+	int pipefd[2];
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		opts.stdin_fd = openat(self->ws.dirfd, files[i].rel,
+				       O_RDONLY | O_CLOEXEC);
+		ASSERT_LE(0, opts.stdin_fd);
+
+		/* Without the option, any file on stdin runs. */
+		unlink(self->marker);
+		us_run(&r, &opts, plain);
+		EXPECT_PY_RAN(r, files[i].out);
+
+		/* With it, standard input is judged as the script would be. */
+		unlink(self->marker);
+		ASSERT_EQ(0, lseek(opts.stdin_fd, 0, SEEK_SET));
+		us_run(&r, &opts, option);
+		TH_LOG("policy %d, -X ... - < %s: exit %d", variant->policy,
+		       files[i].rel, r.status);
+		if (allowed(variant->policy, files[i].noexec_mount,
+			    files[i].exec_bit)) {
+			EXPECT_PY_RAN(r, files[i].out);
+		} else {
+			EXPECT_PY_REFUSED(r, PY_REFUSED, "standard input", "",
+					  "policy does not allow");
+			EXPECT_FALSE(marker_written(self->marker));
+		}
+		close(opts.stdin_fd);
+	}
+
+	/* A pipe is never a checked file: refused with the option only. */
+	ASSERT_EQ(0, pipe2(pipefd, O_CLOEXEC));
+	ASSERT_EQ(12, write(pipefd[1], "print('p')\n\n", 12));
+	close(pipefd[1]);
+	opts.stdin_fd = pipefd[0];
+	us_run(&r, &opts, option);
+	EXPECT_PY_REFUSED(r, PY_REFUSED, "standard input", "",
+			  "not a regular file");
+	close(pipefd[0]);
+
+	ASSERT_EQ(0, pipe2(pipefd, O_CLOEXEC));
+	ASSERT_EQ(12, write(pipefd[1], "print('p')\n\n", 12));
+	close(pipefd[1]);
+	opts.stdin_fd = pipefd[0];
+	us_run(&r, &opts, plain);
+	EXPECT_PY_RAN(r, "p\n");
+	close(pipefd[0]);
+}
+
+/* ---- The interactive prompt: a terminal on standard input ------------- */
+
+FIXTURE(python_prompt) {
+	struct omx_ws ws;
+	char py[PATH_MAX];
+	char marker[PATH_MAX];
+	char startup_env[PATH_MAX + 16];
+	int master, slave;	/* the terminal: the child's standard input */
+};
+
+FIXTURE_SETUP(python_prompt)
+{
+	char text[PATH_MAX * 2];
+
+	self->master = self->slave = -1;
+	ASSERT_FALSE(access(US_CONF, F_OK) == 0 && !us_conf_is_ours())
+		TH_LOG("%s exists: not overwriting it", US_CONF);
+	us_conf_remove();
+	snprintf(self->py, sizeof(self->py), "%s", us_bin("omayexec-python3"));
+	ASSERT_EQ(0, access(self->py, X_OK)) TH_LOG("%s", self->py);
+	ASSERT_EQ(0, omx_policy_set(0));
+	ASSERT_EQ(0, omx_ws_create(&self->ws));
+	snprintf(self->marker, sizeof(self->marker), "%s",
+		 omx_ws_path(&self->ws, "marker"));
+	evil_code(text, sizeof(text), self->marker, "startup");
+	ASSERT_EQ(0, us_write_file(omx_ws_path(&self->ws, "startup.py"), text, 0755));
+	snprintf(self->startup_env, sizeof(self->startup_env),
+		 "PYTHONSTARTUP=%s", omx_ws_path(&self->ws, "startup.py"));
+	ASSERT_EQ(0, us_write_file(omx_ws_path(&self->ws, "script.py"),
+				   "print('ran script')\n", 0755));
+	/* Under -S: the program asks for the prompt, at its end. */
+	ASSERT_EQ(0, us_write_file(omx_ws_path(&self->ws, "inspect.py"),
+		"import os\nos.environ['PYTHONINSPECT'] = '1'\nprint('ran inspect')\n",
+		0755));
+
+	/* What is typed: a line of code, then end of file (^D). */
+	self->master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	ASSERT_LE(0, self->master);
+	ASSERT_EQ(0, grantpt(self->master));
+	ASSERT_EQ(0, unlockpt(self->master));
+	self->slave = open(ptsname(self->master), O_RDWR | O_NOCTTY | O_CLOEXEC);
+	ASSERT_LE(0, self->slave);
+	ASSERT_EQ(13, write(self->master, "print(6*7)\n\004", 13));
+}
+
+FIXTURE_TEARDOWN(python_prompt)
+{
+	if (self->slave >= 0)
+		close(self->slave);
+	if (self->master >= 0)
+		close(self->master);
+	us_conf_remove();
+	EXPECT_EQ(0, omx_ws_destroy(&self->ws));
+}
+
+#define PROMPT_WHY	"code typed or piped at the prompt cannot be checked"
+
+/* Without the option, the prompt reads and runs what is typed. */
+TEST_F(python_prompt, runs_without_the_option)
+{
+	const char *env[] = { self->startup_env, NULL };
+	struct us_opts opts = { .stdin_fd = self->slave, .env = env };
+	const char *argv[] = { self->py, "-q", NULL };
+	struct us_result r;
+
+	us_run(&r, &opts, argv);
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+	EXPECT_STREQ("ran startup\n42\n", r.out);
+	EXPECT_TRUE(marker_written(self->marker));
+}
+
+TEST_F(python_prompt, refused_with_the_option)
+{
+	const char *env[] = { "OMAYEXEC_DENY_INTERACTIVE=1", NULL };
+	struct us_opts opts = { .stdin_fd = self->slave, .env = env };
+	const char *argv[] = { self->py, "-q", NULL };
+	struct us_result r;
+
+	us_run(&r, &opts, argv);
+	EXPECT_PY_REFUSED(r, PY_REFUSED, "interactive prompt", "", PROMPT_WHY);
+}
+
+/* PYTHONSTARTUP is refused before any of it runs. */
+TEST_F(python_prompt, startup_refused_with_the_option)
+{
+	const char *env[] = { self->startup_env, NULL };
+	struct us_opts opts = { .stdin_fd = self->slave, .env = env };
+	const char *argv[] = { self->py, DENY_OPTION, "-q", NULL };
+	struct us_result r;
+
+	us_run(&r, &opts, argv);
+	EXPECT_PY_REFUSED(r, PY_REFUSED, "PYTHONSTARTUP", "",
+			  "start-up code of the interactive prompt");
+	EXPECT_FALSE(marker_written(self->marker));
+}
+
+/*
+ * The prompt after a script: -i, PYTHONINSPECT in the environment, and
+ * PYTHONINSPECT set by the script itself under -S (no site, so no
+ * sys.__interactivehook__ of site's).  The script runs, the prompt not.
+ */
+TEST_F(python_prompt, after_a_script_refused_with_the_option)
+{
+	const char *script = omx_ws_path(&self->ws, "script.py");
+	const char *inspect = omx_ws_path(&self->ws, "inspect.py");
+	const char *deny_env[] = { "OMAYEXEC_DENY_INTERACTIVE=1", NULL };
+	const char *inspect_env[] = { "OMAYEXEC_DENY_INTERACTIVE=1",
+				      "PYTHONINSPECT=1", NULL };
+	struct us_opts deny = { .stdin_fd = self->slave, .env = deny_env };
+	struct us_opts by_env = { .stdin_fd = self->slave, .env = inspect_env };
+	const char *dash_i[] = { self->py, "-i", script, NULL };
+	const char *plain[] = { self->py, script, NULL };
+	const char *no_site[] = { self->py, "-S", inspect, NULL };
+	struct us_result r;
+
+	us_run(&r, &deny, dash_i);
+	EXPECT_PY_REFUSED(r, PY_REFUSED, "interactive prompt", "ran script\n",
+			  PROMPT_WHY);
+	us_run(&r, &by_env, plain);
+	EXPECT_PY_REFUSED(r, PY_REFUSED, "interactive prompt", "ran script\n",
+			  PROMPT_WHY);
+	us_run(&r, &deny, no_site);
+	EXPECT_PY_REFUSED(r, PY_REFUSED, "interactive prompt", "ran inspect\n",
+			  PROMPT_WHY);
+}
+
+/* ---- The standard library under the file policy, and the remedy -------- */
+
+FIXTURE(python_stdlib) {
+	char py[PATH_MAX];
+	bool saved;
+};
+
+FIXTURE_VARIANT(python_stdlib) {
+	int policy;
+};
+
+FIXTURE_VARIANT_ADD(python_stdlib, policy_2) { .policy = 2 };
+FIXTURE_VARIANT_ADD(python_stdlib, policy_3) { .policy = 3 };
+
+FIXTURE_SETUP(python_stdlib)
+{
+	snprintf(self->py, sizeof(self->py), "%s", us_bin("omayexec-python3"));
+	ASSERT_EQ(0, access(self->py, X_OK)) TH_LOG("%s", self->py);
+	/* Debian's modes: the standard library has files without x bits. */
+	ASSERT_LT(100, stdlib_save_modes());
+	self->saved = true;
+	ASSERT_EQ(0, omx_policy_set(variant->policy));
+}
+
+FIXTURE_TEARDOWN(python_stdlib)
+{
+	EXPECT_EQ(0, omx_policy_set(0));
+	if (self->saved)
+		EXPECT_EQ(0, stdlib_restore_modes());
+}
+
+TEST_F(python_stdlib, refused_then_remedied)
+{
+	const char *check[] = { us_bin("omayexec"), "check",
+				"/usr/lib/python3.11/os.py", NULL };
+	const char *run[] = { self->py, "-c",
+			      "import json; print(json.dumps(1))", NULL };
+	struct us_result r;
+
+	/* omayexec check shows it, with the reason. */
+	us_run(&r, NULL, check);
+	EXPECT_EQ(1, r.status);
+	EXPECT_NE(NULL, strstr(r.out, "refused  /usr/lib/python3.11/os.py  (no exec permission for uid 0)"))
+		TH_LOG("%s", r.out);
+
+	/* The interpreter cannot start, and its last line says what to do. */
+	us_run(&r, NULL, run);
+	EXPECT_NE(0, r.status);
+	EXPECT_STREQ("", r.out);
+	EXPECT_NE(NULL, strstr(r.err, "omayexec-python3: cannot start: /usr/lib/python3.11/"))
+		TH_LOG("%s", r.err);
+	EXPECT_NE(NULL, strstr(r.err, "omayexec-python3-allow-stdlib"));
+
+	/* The documented remedy. */
+	EXPECT_EQ(0, run_remedy(&r)) TH_LOG("%s", r.err);
+	us_run(&r, NULL, check);
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.out);
+	EXPECT_STREQ("allowed  /usr/lib/python3.11/os.py\n", r.out);
+	us_run(&r, NULL, run);
+	EXPECT_PY_RAN(r, "1\n");
+}
+
+TEST_HARNESS_MAIN

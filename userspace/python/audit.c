@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The audit hook (PEP 578, PySys_AddAuditHook): the events CPython 3.11's
+ * Modules/main.c raises just before it runs code of each kind.
+ *
+ *   cpython.run_file             the script named on the command line:
+ *                                checked (runfile.c), refused or run from
+ *                                the checked descriptor
+ *   cpython.run_startup          PYTHONSTARTUP (only for an interactive
+ *                                prompt): refused with deny-interactive,
+ *                                else checked as a script
+ *   cpython.run_command          -c: refused with deny-interactive
+ *   cpython.run_stdin            code from standard input (also "-", and
+ *                                python -m asyncio): with deny-interactive,
+ *                                run only when standard input is a regular
+ *                                file that passes omayexec_check_fd()
+ *   cpython.run_interactivehook  the interactive prompt: a terminal on
+ *                                standard input, -i, or PYTHONINSPECT (set
+ *                                in the environment or by the program)
+ *                                after a script, -c or -m: refused with
+ *                                deny-interactive
+ *   cpython.run_module           -m, and a directory or zip given as the
+ *                                script: nothing here, runpy reads the code
+ *                                through io.open_code() (opencode.c)
+ *
+ * A refusal prints its one line and raises SystemExit(126), which
+ * Modules/main.c turns into the exit status without a traceback.  The
+ * prompt's case differs: main.c prints "Failed calling
+ * sys.__interactivehook__" before handling the error, so that refusal
+ * exits the process itself, after Python's streams are flushed.
+ */
+/* Python.h first: it sets the feature macros (_GNU_SOURCE...). */
+#include "omxpy.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "omayexec.h"
+
+static int deny_interactive;
+
+#define DENY_TAG	" (deny-interactive)"
+
+/* The first argument of the event as a file system path (a new bytes). */
+static PyObject *path_arg(PyObject *args)
+{
+	PyObject *path, *bytes;
+
+	if (!PyTuple_Check(args) || PyTuple_GET_SIZE(args) < 1)
+		return NULL;
+	path = PyTuple_GET_ITEM(args, 0);
+	if (!PyUnicode_FSConverter(path, &bytes))
+		return NULL;
+	return bytes;
+}
+
+/*
+ * cpython.run_file, and PYTHONSTARTUP without deny-interactive; @prefix
+ * goes before the path in the refusal line.
+ */
+static int check_file(PyObject *args, const char *prefix)
+{
+	PyObject *bytes = path_arg(args);
+	char what[4096 + 64];
+	const char *path;
+	int ret = 0;
+
+	if (!bytes)
+		return -1;
+	path = PyBytes_AS_STRING(bytes);
+	if (omxpy_run_file_check(path)) {
+		snprintf(what, sizeof(what), "%s%s", prefix, path);
+		omxpy_refusal_line(what, omxpy_reason(errno, path));
+		ret = omxpy_raise_exit();
+	}
+	Py_DECREF(bytes);
+	return ret;
+}
+
+static int check_stdin(void)
+{
+	struct stat st;
+	const char *why;
+
+	if (!omayexec_check_fd(STDIN_FILENO))
+		return 0;
+	if (errno == EOPNOTSUPP)
+		why = "strict mode, and this kernel cannot check files" DENY_TAG;
+	else if (fstat(STDIN_FILENO, &st) || !S_ISREG(st.st_mode))
+		why = "it is not a regular file (a pipe or a terminal)" DENY_TAG;
+	else
+		why = "the system's O_MAYEXEC policy does not allow running it" DENY_TAG;
+	omxpy_refusal_line("standard input", why);
+	return omxpy_raise_exit();
+}
+
+static int hook(const char *event, PyObject *args, void *data)
+{
+	(void)data;
+	if (strncmp(event, "cpython.run_", 12))
+		return 0;
+	event += 12;
+	if (!strcmp(event, "file"))
+		return check_file(args, "");
+	if (!strcmp(event, "startup")) {
+		if (!deny_interactive)
+			return check_file(args, "PYTHONSTARTUP=");
+		omxpy_refusal_line("PYTHONSTARTUP",
+				   "start-up code of the interactive prompt" DENY_TAG);
+		return omxpy_raise_exit();
+	}
+	if (!deny_interactive)
+		return 0;
+	if (!strcmp(event, "command")) {
+		omxpy_refusal_line("-c",
+				   "code given on the command line cannot be checked" DENY_TAG);
+		return omxpy_raise_exit();
+	}
+	if (!strcmp(event, "stdin"))
+		return check_stdin();
+	if (!strcmp(event, "interactivehook")) {
+		omxpy_refusal_line("interactive prompt",
+				   "code typed or piped at the prompt cannot be checked" DENY_TAG);
+		/* main.c would add a line of its own: see the top of this file. */
+		exit(OMXPY_STATUS_REFUSED);
+	}
+	return 0;
+}
+
+int omxpy_audit_install(void)
+{
+	return PySys_AddAuditHook(hook, NULL);
+}
+
+void omxpy_audit_deny_interactive(int on)
+{
+	deny_interactive = on;
+}
+
+/* sys.__interactivehook__ when site did not set one: does nothing. */
+static PyObject *no_hook(PyObject *self, PyObject *unused)
+{
+	(void)self;
+	(void)unused;
+	Py_RETURN_NONE;
+}
+
+static PyMethodDef no_hook_def = {
+	"__interactivehook__", no_hook, METH_NOARGS,
+	"Set by " OMXPY_PROG ": the prompt raises cpython.run_interactivehook.",
+};
+
+/*
+ * Without site (python -S), sys has no __interactivehook__, and main.c
+ * then enters the prompt without any audit event: give it one.
+ */
+int omxpy_interactive_guard(void)
+{
+	PyObject *fn;
+	int ret;
+
+	if (PySys_GetObject("__interactivehook__"))
+		return 0;
+	fn = PyCFunction_New(&no_hook_def, NULL);
+	if (!fn)
+		return -1;
+	ret = PySys_SetObject("__interactivehook__", fn);
+	Py_DECREF(fn);
+	return ret;
+}

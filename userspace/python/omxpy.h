@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * omayexec-python3: Debian's CPython 3.11 (libpython3.11), started so that
+ * every file of code it runs is opened through libomayexec.  See
+ * omayexec-python3(1) for what is checked and how.
+ *
+ * The parts, one file each:
+ *   main.c      the configuration and the order of the steps
+ *   opencode.c  the open-code hook (PEP 578): imports, -m, zipimport
+ *   runfile.c   the main script and PYTHONSTARTUP: checked, and run from
+ *               the checked descriptor
+ *   audit.c     the audit hook: the code that does not come from a
+ *               checked file (-c, standard input, the interactive prompt)
+ *   loaders.c   bare .pyc imports, which do not use the open-code hook
+ *   excepthook.c  an uncaught refusal in one line
+ *   refuse.c    the one line that says why, and the exit
+ */
+#ifndef OMXPY_H
+#define OMXPY_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define OMXPY_PROG		"omayexec-python3"
+/* As shells and omxsh: a file that exists but may not be run. */
+#define OMXPY_STATUS_REFUSED	126
+
+/* How the strerror of a refused file's OSError begins (opencode.c). */
+#define OMXPY_REFUSED_PREFIX	"refused by " OMXPY_PROG ": "
+
+/* The -X option that turns deny-interactive on (sys._xoptions). */
+#define OMXPY_XOPTION		"omayexec-deny-interactive"
+
+/* opencode.c: install the hook; call before Py_Initialize*(). */
+int omxpy_open_code_install(void);
+
+/* runfile.c: check @path (the main script or PYTHONSTARTUP) through
+ * libomayexec and make the interpreter's own fopen() of @path read the
+ * checked file.  0: checked (or an ordinary error CPython will report);
+ * -1 with errno EACCES or EOPNOTSUPP: refused. */
+int omxpy_run_file_check(const char *path);
+
+/* audit.c: install the audit hook; call before Py_Initialize*(). */
+int omxpy_audit_install(void);
+/* audit.c: refuse code that is not a checked file (from now on). */
+void omxpy_audit_deny_interactive(int on);
+
+/* loaders.c: after initialisation, make SourcelessFileLoader read bare
+ * .pyc files through io.open_code().  0, or -1 with a Python error. */
+int omxpy_patch_loaders(void);
+
+/* audit.c: after initialisation, with deny-interactive, make sure every
+ * way into the interactive prompt raises an audit event.  0 or -1. */
+int omxpy_interactive_guard(void);
+
+/* excepthook.c: after initialisation.  0, or -1 with a Python error. */
+int omxpy_excepthook_install(void);
+/* opencode.c: the first file the hook refused, or NULL. */
+const char *omxpy_first_refused(void);
+
+/*
+ * refuse.c: print "omayexec-python3: WHAT: refused: WHY" (one line) on
+ * standard error, after flushing Python's own streams.
+ */
+void omxpy_refusal_line(const char *what, const char *why);
+/* The reason for errno @err from omayexec_open() on @path. */
+const char *omxpy_reason(int err, const char *path);
+/* Whether @err from omayexec_open() is a refusal (not ENOENT...). */
+int omxpy_is_refusal(int err, const char *path);
+/* Set SystemExit(126) as the current Python error: returns -1. */
+int omxpy_raise_exit(void);
+
+#endif /* OMXPY_H */

@@ -350,6 +350,12 @@ static void judge(struct soak *sk, const struct object *obj, int result,
 			k <= last ? "..." : "");
 }
 
+/*
+ * The objects' absolute paths, for open(2), written before the threads
+ * start (omx_ws_path()'s static buffers are not for threads).
+ */
+static char absolute[NR_OBJECTS][PATH_MAX];
+
 static int do_open(const struct omx_ws *ws, enum interface iface,
 		   const struct object *obj, bool mayexec)
 {
@@ -358,7 +364,7 @@ static int do_open(const struct omx_ws *ws, enum interface iface,
 
 	switch (iface) {
 	case OPEN:
-		fd = open(omx_ws_path(ws, obj->rel), flags);
+		fd = open(absolute[obj - objects], flags);
 		break;
 	case OPENAT:
 		fd = openat(ws->dirfd, obj->rel, flags);
@@ -444,8 +450,12 @@ static void worker_process(struct soak *sk, const struct omx_ws *ws,
 			   uint64_t seed, int threads)
 {
 	struct worker w[MAX_THREADS];
+	size_t o;
 	int i;
 
+	for (o = 0; o < NR_OBJECTS; o++)
+		snprintf(absolute[o], sizeof(absolute[o]), "%s/%s", ws->root,
+			 objects[o].rel);
 	for (i = 0; i < threads; i++) {
 		w[i] = (struct worker){ .sk = sk, .ws = ws, .seed = omx_rand_next(&seed) | 1 };
 		if (pthread_create(&w[i].thread, NULL, worker_thread, &w[i]))

@@ -23,6 +23,7 @@
  *
  * Opens without the flag only pay the bit test in each trampoline
  * (trampolines.S).  Decisions are counted (stats.c) and audited (audit.c).
+ * With the locked parameter, the module stays until reboot (pin.c).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

@@ -278,6 +278,12 @@ FIXTURE_TEARDOWN(python)
 	EXPECT_EQ(0, omx_ws_destroy(&self->ws));
 }
 
+/* A file of code in the workspace, what it prints, and where it lies. */
+struct code_file {
+	const char *rel, *out;
+	bool noexec_mount, exec_bit;
+};
+
 static bool marker_written(const char *marker)
 {
 	return access(marker, F_OK) == 0;
@@ -285,10 +291,7 @@ static bool marker_written(const char *marker)
 
 TEST_F(python, script)
 {
-	static const struct {
-		const char *rel, *out;
-		bool noexec_mount, exec_bit;
-	} scripts[] = {
+	static const struct code_file scripts[] = {
 		{ GOOD, "ran good [\"/\"]\n", false, true },
 		{ NX, "ran nx\n", false, false },
 		{ EVIL, "ran evil\n", true, true },
@@ -415,10 +418,7 @@ TEST_F(python, dash_c)
 
 TEST_F(python, stdin)
 {
-	static const struct {
-		const char *rel, *out;
-		bool noexec_mount, exec_bit;
-	} files[] = {
+	static const struct code_file files[] = {
 		{ GOOD, "ran good [\"/\"]\n", false, true },
 		{ NX, "ran nx\n", false, false },
 		{ EVIL, "ran evil\n", true, true },

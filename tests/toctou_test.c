@@ -14,6 +14,8 @@
  *   rename_exchanged      the two names swapped with RENAME_EXCHANGE
  *   fifo_swapped          the file replaced by a FIFO and back
  *   magic_link_switched   /proc/PID/fd/N while PID dup2()s the other over N
+ *   own_fd_switched       /proc/self/fd/N while a thread of the same
+ *                         process dup2()s the other over N
  *   proc_root_switched    /proc/PID/root/f while PID chroot()s between the dirs
  *   bind_remounted        a bind mount of good/ remounted noexec and back:
  *                         judged against the mount flags in force when the
@@ -25,6 +27,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -316,6 +319,42 @@ TEST_F(toctou, magic_link_switched)
 	ASSERT_LT(0, pid);
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", pid, SWITCH_FD);
 	race(_metadata, self, AT_FDCWD, path);
+}
+
+struct fd_switcher {
+	int good, bad;
+	volatile int stop;
+};
+
+static void *switch_own_fd(void *arg)
+{
+	struct fd_switcher *sw = arg;
+
+	while (!sw->stop)
+		if (dup2(sw->bad, SWITCH_FD) < 0 || dup2(sw->good, SWITCH_FD) < 0)
+			break;
+	return NULL;
+}
+
+TEST_F(toctou, own_fd_switched)
+{
+	struct fd_switcher sw = { .stop = 0 };
+	char bad[64], path[64];
+	pthread_t thread;
+
+	snprintf(bad, sizeof(bad), "%s/f", variant->bad);
+	sw.good = openat(self->ws.dirfd, "exec/good/f", O_PATH | O_CLOEXEC);
+	sw.bad = openat(self->ws.dirfd, bad, O_PATH | O_CLOEXEC);
+	ASSERT_LE(0, sw.good);
+	ASSERT_LE(0, sw.bad);
+	ASSERT_EQ(0, pthread_create(&thread, NULL, switch_own_fd, &sw));
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", SWITCH_FD);
+	race(_metadata, self, AT_FDCWD, path);
+	sw.stop = 1;
+	pthread_join(thread, NULL);
+	close(SWITCH_FD);
+	close(sw.good);
+	close(sw.bad);
 }
 
 TEST_F(toctou, proc_root_switched)

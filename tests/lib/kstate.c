@@ -11,12 +11,12 @@
 
 #include "kstate.h"
 
-static void write_one(const char *path)
+static void write_value(const char *path, const char *value)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
 
 	if (fd >= 0) {
-		if (write(fd, path[1] == 'p' ? "3" : "1", 1) != 1)
+		if (write(fd, value, strlen(value)) != (ssize_t)strlen(value))
 			perror(path);
 		close(fd);
 	}
@@ -34,7 +34,7 @@ static void settle(void)
 	DIR *dir;
 
 	sync();
-	write_one("/proc/sys/vm/drop_caches");
+	write_value("/proc/sys/vm/drop_caches", "3");
 	usleep(500 * 1000);
 	dir = opendir("/sys/kernel/slab");
 	if (!dir)
@@ -44,7 +44,7 @@ static void settle(void)
 			continue;
 		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink",
 			 d->d_name);
-		write_one(path);
+		write_value(path, "1");
 	}
 	closedir(dir);
 }

@@ -48,7 +48,7 @@ void omayexec_pin(void)
 	if (!omayexec_locked)
 		return;
 
-	/* What ref_module() takes too: rmmod without -f says "in use". */
+	/* A use holds a reference too, as with ref_module(): refcnt shows it. */
 	__module_get(THIS_MODULE);
 	self_use->source = THIS_MODULE;
 	self_use->target = THIS_MODULE;

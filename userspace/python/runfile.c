@@ -14,9 +14,9 @@
  * So the audit hook opens the file through libomayexec and keeps the
  * descriptor, and this file defines fopen64(): libpython calls it through
  * its PLT (with _FILE_OFFSET_BITS=64 every fopen() is fopen64()), and the
- * executable's definition comes first in symbol lookup.  An fopen of exactly the checked path returns a
- * new stream on a duplicate of the checked descriptor (rewound); every
- * other fopen goes to the C library's.  The code CPython compiles is the
+ * executable's definition comes first in symbol lookup.  An fopen of
+ * exactly the checked path returns a new stream on a duplicate of the
+ * checked descriptor (rewound); every other fopen goes to the C library's.  The code CPython compiles is the
  * code of the file the kernel judged, with CPython's own handling of -x,
  * .pyc scripts, __file__, tracebacks and sys.argv unchanged.
  */

@@ -6,7 +6,10 @@
 #define _OMAYEXEC_H
 
 #include <linux/compiler.h>
+#include <linux/static_call_types.h>
 #include <linux/types.h>
+
+#include "compat.h"
 
 struct filename;
 struct mutex;
@@ -14,7 +17,6 @@ struct open_flags;
 struct open_how;
 struct path;
 struct pt_regs;
-struct user_namespace;
 
 /*
  * policy.c: the policies in force and their sysctls: fs.open_mayexec_enforce
@@ -32,30 +34,39 @@ void omayexec_sysctl_unregister(void);
 int omayexec_params_check(void);
 
 /*
- * symbols.c: kernel functions that are neither exported nor in headers,
- * with their 6.1 signatures (fs/open.c, fs/namei.c).
+ * symbols.c: kernel functions that are neither exported nor in headers.
+ *
+ * The hooked functions' addresses, for ftrace; the ones the O_MAYEXEC path
+ * calls, as static calls (their 6.1 and 6.12 signatures agree): a static
+ * call is a direct call patched in place, where a call through a function
+ * pointer would be an indirect branch to a function that has no live ENDBR
+ * on a kernel with IBT (6.12), a #CP fault.
  */
 struct omayexec_symbols {
 	/* Hooked: the trampolines run at their entry. */
-	long (*do_sys_openat2)(int dfd, const char __user *filename,
-			       struct open_how *how);
-	int (*may_open)(struct user_namespace *mnt_userns,
-			const struct path *path, int acc_mode, int flag);
-	long (*sys_open)(const struct pt_regs *regs);	/* __x64_sys_open */
-	long (*sys_openat)(const struct pt_regs *regs);	/* __x64_sys_openat */
-	long (*compat_sys_open)(const struct pt_regs *regs);
-	long (*compat_sys_openat)(const struct pt_regs *regs);
-	/* Called on the O_MAYEXEC path. */
-	int (*build_open_flags)(const struct open_how *how,
-				struct open_flags *op);
-	struct filename *(*getname)(const char __user *filename);
-	struct file *(*do_filp_open)(int dfd, struct filename *pathname,
-				     const struct open_flags *op);
+	unsigned long do_sys_openat2;
+	unsigned long may_open;
+	unsigned long sys_open;			/* __x64_sys_open */
+	unsigned long sys_openat;		/* __x64_sys_openat */
+	unsigned long compat_sys_open;		/* __ia32_compat_sys_open */
+	unsigned long compat_sys_openat;	/* __ia32_compat_sys_openat */
 	/* With locked=Y only (pin.c): kernel/module/main.c's lock. */
 	struct mutex *module_mutex;
 };
 extern struct omayexec_symbols omayexec_sym;
 int omayexec_resolve_symbols(void);
+
+typedef int stock_may_open_t(omayexec_idmap_t *idmap, const struct path *path,
+			     int acc_mode, int flag);
+typedef int stock_build_open_flags_t(const struct open_how *how,
+				     struct open_flags *op);
+typedef struct filename *stock_getname_t(const char __user *filename);
+typedef struct file *stock_do_filp_open_t(int dfd, struct filename *pathname,
+					  const struct open_flags *op);
+DECLARE_STATIC_CALL(stock_may_open, stock_may_open_t);
+DECLARE_STATIC_CALL(stock_build_open_flags, stock_build_open_flags_t);
+DECLARE_STATIC_CALL(stock_getname, stock_getname_t);
+DECLARE_STATIC_CALL(stock_do_filp_open, stock_do_filp_open_t);
 
 /* pin.c: with locked=Y, the module stays until reboot, even against rmmod -f. */
 int omayexec_pin_prepare(void);
@@ -86,8 +97,8 @@ long omayexec_openat2(int dfd, const char __user *filename,
 
 /* check.c: may_open() for the opens that carry O_MAYEXEC. */
 #define OMAYEXEC_MAY_RFC_V1	0x00000100	/* in acc_mode: an RFC v1 open */
-int omayexec_may_open(struct user_namespace *mnt_userns,
-		      const struct path *path, int acc_mode, int flag);
+int omayexec_may_open(omayexec_idmap_t *idmap, const struct path *path,
+		      int acc_mode, int flag);
 
 /* What the policy decided about one O_MAYEXEC open, and why. */
 enum omayexec_verdict {

@@ -5,39 +5,53 @@
  *
  * kallsyms_lookup_name() is not exported either; registering a kprobe on it
  * and reading the probe's address is the one way left to find it.
+ *
+ * The functions the module calls are reached through static calls, never
+ * through a function pointer: on a kernel built with IBT (Debian's 6.12)
+ * none of them keeps a live ENDBR, since nothing in the kernel calls them
+ * indirectly, and an indirect call to them is a #CP fault and a BUG() on
+ * every CPU that enforces IBT.  static_call_update() patches each call
+ * site into a direct call, which IBT does not check.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kprobes.h>
 #include <linux/printk.h>
+#include <linux/static_call.h>
 
 #include "omayexec.h"
 
 struct omayexec_symbols omayexec_sym;
 
-typedef unsigned long (*lookup_name_t)(const char *name);
+DEFINE_STATIC_CALL_NULL(stock_may_open, stock_may_open_t);
+DEFINE_STATIC_CALL_NULL(stock_build_open_flags, stock_build_open_flags_t);
+DEFINE_STATIC_CALL_NULL(stock_getname, stock_getname_t);
+DEFINE_STATIC_CALL_NULL(stock_do_filp_open, stock_do_filp_open_t);
 
-static lookup_name_t find_kallsyms_lookup_name(void)
+typedef unsigned long lookup_name_t(const char *name);
+DEFINE_STATIC_CALL_NULL(stock_kallsyms_lookup_name, lookup_name_t);
+
+/* kp.addr is past the ENDBR where there is one: a direct call skips it. */
+static int find_kallsyms_lookup_name(void)
 {
 	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
-	lookup_name_t lookup;
 	int err;
 
 	err = register_kprobe(&kp);
 	if (err) {
 		pr_err("cannot find kallsyms_lookup_name: register_kprobe() failed: %d\n",
 		       err);
-		return NULL;
+		return -ENOENT;
 	}
-	lookup = (lookup_name_t)kp.addr;
+	static_call_update(stock_kallsyms_lookup_name, (lookup_name_t *)kp.addr);
 	unregister_kprobe(&kp);
-	return lookup;
+	return 0;
 }
 
-static int resolve(lookup_name_t lookup, const char *name, void **addr)
+static int resolve(const char *name, unsigned long *addr)
 {
-	*addr = (void *)lookup(name);
+	*addr = static_call(stock_kallsyms_lookup_name)(name);
 	if (!*addr) {
 		pr_err("kernel symbol %s not found\n", name);
 		return -ENOENT;
@@ -45,24 +59,40 @@ static int resolve(lookup_name_t lookup, const char *name, void **addr)
 	return 0;
 }
 
-#define RESOLVE(field) resolve(lookup, #field, (void **)&omayexec_sym.field)
-#define RESOLVE_AS(field, name) resolve(lookup, name, (void **)&omayexec_sym.field)
+#define RESOLVE(field) resolve(#field, &omayexec_sym.field)
+#define RESOLVE_AS(field, name) resolve(name, &omayexec_sym.field)
+
+/* A function the O_MAYEXEC path calls, as the static call stock_NAME. */
+#define RESOLVE_CALL(name) ({						\
+	unsigned long addr;						\
+	int err = resolve(#name, &addr);				\
+									\
+	if (!err)							\
+		static_call_update(stock_##name, (stock_##name##_t *)addr); \
+	err;								\
+})
 
 int omayexec_resolve_symbols(void)
 {
-	lookup_name_t lookup = find_kallsyms_lookup_name();
+	unsigned long module_mutex;
+	int err;
 
-	if (!lookup)
-		return -ENOENT;
+	err = find_kallsyms_lookup_name();
+	if (err)
+		return err;
 
-	if (omayexec_locked && RESOLVE(module_mutex))
-		return -ENOENT;
+	if (omayexec_locked) {
+		err = resolve("module_mutex", &module_mutex);
+		if (err)
+			return err;
+		omayexec_sym.module_mutex = (struct mutex *)module_mutex;
+	}
 
 	return RESOLVE(do_sys_openat2) ?: RESOLVE(may_open) ?:
-	       RESOLVE(build_open_flags) ?: RESOLVE(getname) ?:
-	       RESOLVE(do_filp_open) ?:
 	       RESOLVE_AS(sys_open, "__x64_sys_open") ?:
 	       RESOLVE_AS(sys_openat, "__x64_sys_openat") ?:
 	       RESOLVE_AS(compat_sys_open, "__ia32_compat_sys_open") ?:
-	       RESOLVE_AS(compat_sys_openat, "__ia32_compat_sys_openat");
+	       RESOLVE_AS(compat_sys_openat, "__ia32_compat_sys_openat") ?:
+	       RESOLVE_CALL(may_open) ?: RESOLVE_CALL(build_open_flags) ?:
+	       RESOLVE_CALL(getname) ?: RESOLVE_CALL(do_filp_open);
 }

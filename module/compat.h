@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * omayexec: what differs between the kernels the module is built for.
+ *
+ * The module is built and tested on Debian 12's 6.1 and Debian 13's 6.12
+ * (each with its generic, cloud and rt flavours).  Every difference between
+ * them that the module's code meets is settled here, and only here, so
+ * that the other files read as one program.  The version given for each
+ * difference is the upstream release that made it.
+ */
+#ifndef _OMAYEXEC_COMPAT_H
+#define _OMAYEXEC_COMPAT_H
+
+#include <linux/fs.h>
+#include <linux/fsnotify.h>
+#include <linux/ftrace.h>
+#include <linux/sysctl.h>
+#include <linux/version.h>
+
+/*
+ * 6.3: permission checks take the mount's idmapping, struct mnt_idmap,
+ * where they took its user namespace.  Argument order and registers are
+ * the same, which the may_open trampoline relies on.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+typedef struct mnt_idmap omayexec_idmap_t;
+#else
+typedef struct user_namespace omayexec_idmap_t;
+#endif
+
+/*
+ * 6.6: register_sysctl() became a macro that counts the table with
+ * ARRAY_SIZE(), and 6.11 refuses an empty entry in it ("procname is
+ * null"); before, the table ended at an empty entry.  6.11 also made the
+ * handlers take a const table.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#define OMAYEXEC_SYSCTL_TABLE_END
+#else
+#define OMAYEXEC_SYSCTL_TABLE_END {}
+#endif
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define omayexec_ctl_table const struct ctl_table
+#else
+#define omayexec_ctl_table struct ctl_table
+#endif
+
+/*
+ * ftrace direct calls, one struct ftrace_ops per hooked function (@ops
+ * has been filtered on it with ftrace_set_filter_ip()).  6.6 renamed the
+ * ops-based "multi" API of 6.1 to the plain names, and its unregister
+ * frees the filter on request.
+ */
+static inline int omayexec_register_direct(struct ftrace_ops *ops,
+					   unsigned long trampoline)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+	return register_ftrace_direct(ops, trampoline);
+#else
+	return register_ftrace_direct_multi(ops, trampoline);
+#endif
+}
+
+static inline int omayexec_unregister_direct(struct ftrace_ops *ops,
+					     unsigned long trampoline)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+	return unregister_ftrace_direct(ops, trampoline, true);
+#else
+	int err = unregister_ftrace_direct_multi(ops, trampoline);
+
+	ftrace_free_filter(ops);
+	return err;
+#endif
+}
+
+/*
+ * The mark an O_MAYEXEC open leaves on its file, and the fsnotify events
+ * it raises once the file is open.
+ *
+ * An exec open carries __FMODE_EXEC in f_flags.  Up to 6.7 that only told
+ * fsnotify (FS_OPEN_EXEC, FS_OPEN_EXEC_PERM) and Landlock (its EXECUTE
+ * right) that the file is opened to be run, and the module gives it to
+ * O_MAYEXEC opens.  Since 6.8 AppArmor and TOMOYO read it as "opened by
+ * execve()": AppArmor then skips its open check and grants the file read
+ * and exec, leaving the decision to the bprm hooks that an open never
+ * reaches.  On those kernels the flag would let an O_MAYEXEC open read
+ * what the caller's profile forbids, so it is not set: the module sends
+ * fanotify's exec events itself, and Landlock sees an ordinary read.
+ *
+ * Between 6.1 and 6.12, vfs_open() also took over FS_OPEN from the open
+ * syscalls (which omayexec_do_open() stands in for), so that an open
+ * raises it once.  The module is built for 6.1 and 6.12 only: the 6.8
+ * line tells both changes apart.
+ *
+ * omayexec_notify_open() returns 0, or the error a fanotify permission
+ * listener answered: the open must then fail and its file be dropped.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+#define OMAYEXEC_FMODE_EXEC	0
+
+static inline int omayexec_notify_open(struct file *file)
+{
+	int err = 0;
+
+	if (FMODE_FSNOTIFY_PERM(file->f_mode))
+		err = fsnotify_path(&file->f_path, FS_OPEN_EXEC_PERM);
+	if (!err)
+		fsnotify_file(file, FS_OPEN_EXEC);
+	return err;
+}
+#else
+#define OMAYEXEC_FMODE_EXEC	__FMODE_EXEC
+
+static inline int omayexec_notify_open(struct file *file)
+{
+	fsnotify_open(file);
+	return 0;
+}
+#endif
+
+#endif /* _OMAYEXEC_COMPAT_H */

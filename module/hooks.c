@@ -12,9 +12,14 @@
  *
  * ftrace refuses a direct call on a function that another ftrace user
  * already redirects (a livepatch, a BPF trampoline, another direct call),
- * and refuses such users once ours is in place.  Its direct_ops is
- * FTRACE_OPS_FL_PERMANENT: while the hooks are installed, writing 0 to
- * kernel.ftrace_enabled fails with EBUSY instead of switching them off.
+ * and refuses such users once ours is in place.
+ *
+ * kernel.ftrace_enabled=0 would switch every direct call off, silently, and
+ * a load while it is 0 would hook nothing.  ftrace refuses both as long as
+ * a PERMANENT ftrace_ops is registered, and the direct-call API overwrites
+ * the flags of the ops it is given, so the module registers one more ops
+ * for that alone, first: the guard, on a function of its own that never
+ * runs, so that it costs nothing.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -27,9 +32,10 @@
 
 struct hook {
 	const char *name;
-	void **target;		/* in omayexec_sym, resolved before install */
+	unsigned long *target;	/* in omayexec_sym, resolved before install */
 	void (*trampoline)(void);
 	const bool *wanted;	/* installed only if set; NULL: always */
+	struct ftrace_ops ops;
 	bool installed;
 };
 
@@ -40,17 +46,17 @@ struct hook {
  * open(2)), as by the stock kernel, or checked.
  */
 static struct hook hooks[] = {
-	{ "may_open", (void **)&omayexec_sym.may_open,
+	{ "may_open", &omayexec_sym.may_open,
 	  omayexec_may_open_tramp },
-	{ "do_sys_openat2", (void **)&omayexec_sym.do_sys_openat2,
+	{ "do_sys_openat2", &omayexec_sym.do_sys_openat2,
 	  omayexec_do_sys_openat2_tramp },
-	{ "__x64_sys_open", (void **)&omayexec_sym.sys_open,
+	{ "__x64_sys_open", &omayexec_sym.sys_open,
 	  omayexec_sys_open_tramp, &omayexec_rfc_v1 },
-	{ "__x64_sys_openat", (void **)&omayexec_sym.sys_openat,
+	{ "__x64_sys_openat", &omayexec_sym.sys_openat,
 	  omayexec_sys_openat_tramp, &omayexec_rfc_v1 },
-	{ "__ia32_compat_sys_open", (void **)&omayexec_sym.compat_sys_open,
+	{ "__ia32_compat_sys_open", &omayexec_sym.compat_sys_open,
 	  omayexec_compat_sys_open_tramp, &omayexec_rfc_v1 },
-	{ "__ia32_compat_sys_openat", (void **)&omayexec_sym.compat_sys_openat,
+	{ "__ia32_compat_sys_openat", &omayexec_sym.compat_sys_openat,
 	  omayexec_compat_sys_openat_tramp, &omayexec_rfc_v1 },
 };
 
@@ -58,14 +64,73 @@ static const char *reason(int err)
 {
 	switch (err) {
 	case -EBUSY:
-		return "another ftrace user redirects it already (a livepatch, a BPF trampoline or another module)";
+		return "another ftrace user redirects it already (a livepatch, a BPF trampoline or another module), or kernel.ftrace_enabled is 0";
 	case -ENODEV:
+	case -EINVAL:
 		return "it cannot be traced";
 	case -ENOMEM:
 		return "out of memory";
 	default:
 		return "ftrace refused";
 	}
+}
+
+/* ---- The guard: keeps kernel.ftrace_enabled at 1 ------------------------ */
+
+/* Never called: the guard's filter needs a function, and this one is ours. */
+static noinline void __used guard_target(void)
+{
+	barrier();
+}
+
+static void guard_func(unsigned long ip, unsigned long parent_ip,
+		       struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+}
+
+static struct ftrace_ops guard_ops = {
+	.func = guard_func,
+	.flags = FTRACE_OPS_FL_PERMANENT,
+};
+
+static int guard_install(void)
+{
+	int err;
+
+	err = ftrace_set_filter_ip(&guard_ops, (unsigned long)guard_target,
+				   0, 0);
+	if (!err)
+		err = register_ftrace_function(&guard_ops);
+	if (err) {
+		pr_err("cannot hold kernel.ftrace_enabled: error %d: %s\n",
+		       err, err == -EBUSY ? "it is 0" : "ftrace refused");
+		ftrace_free_filter(&guard_ops);
+	}
+	return err;
+}
+
+static void guard_remove(void)
+{
+	WARN_ON(unregister_ftrace_function(&guard_ops));
+	ftrace_free_filter(&guard_ops);
+}
+
+/* ---- The hooks ------------------------------------------------------------ */
+
+static int hook_install(struct hook *hook)
+{
+	int err;
+
+	err = ftrace_set_filter_ip(&hook->ops, *hook->target, 0, 0);
+	if (!err)
+		err = omayexec_register_direct(&hook->ops,
+					       (unsigned long)hook->trampoline);
+	if (err) {
+		pr_err("cannot hook %s: error %d: %s\n", hook->name, err,
+		       reason(err));
+		ftrace_free_filter(&hook->ops);
+	}
+	return err;
 }
 
 void omayexec_hooks_remove(void)
@@ -75,12 +140,13 @@ void omayexec_hooks_remove(void)
 	for (i = ARRAY_SIZE(hooks) - 1; i >= 0; i--) {
 		if (!hooks[i].installed)
 			continue;
-		err = unregister_ftrace_direct((unsigned long)*hooks[i].target,
-					       (unsigned long)hooks[i].trampoline);
+		err = omayexec_unregister_direct(&hooks[i].ops,
+					(unsigned long)hooks[i].trampoline);
 		if (WARN(err, "cannot unhook %s: %d\n", hooks[i].name, err))
 			continue;
 		hooks[i].installed = false;
 	}
+	guard_remove();
 }
 
 int omayexec_hooks_install(void)
@@ -88,14 +154,15 @@ int omayexec_hooks_install(void)
 	size_t i;
 	int err;
 
+	err = guard_install();
+	if (err)
+		return err;
+
 	for (i = 0; i < ARRAY_SIZE(hooks); i++) {
 		if (hooks[i].wanted && !*hooks[i].wanted)
 			continue;
-		err = register_ftrace_direct((unsigned long)*hooks[i].target,
-					     (unsigned long)hooks[i].trampoline);
+		err = hook_install(&hooks[i]);
 		if (err) {
-			pr_err("cannot hook %s: error %d: %s\n", hooks[i].name,
-			       err, reason(err));
 			omayexec_hooks_remove();
 			return err;
 		}

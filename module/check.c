@@ -2,7 +2,7 @@
 /*
  * may_open() for the opens that carry O_MAYEXEC: the policy check.
  *
- * may_open() is where the 6.1 open path has resolved the object that will be
+ * may_open() is where the open path has resolved the object that will be
  * opened (after symlinks, magic links and mount crossings, so a symlink is
  * judged at its target and a bind mount by the mount the path went through)
  * and has not opened it yet (no FIFO wait, no device open routine).  The
@@ -13,6 +13,7 @@
 #include <linux/fs.h>
 #include <linux/mount.h>
 #include <linux/path.h>
+#include <linux/static_call.h>
 #include <uapi/linux/omayexec.h>
 
 #include "omayexec.h"
@@ -34,7 +35,7 @@ static bool path_is_noexec(const struct path *path)
  *
  * A refusal is EACCES, or the permission check's own error in *@err.
  */
-static enum omayexec_verdict decide(struct user_namespace *mnt_userns,
+static enum omayexec_verdict decide(omayexec_idmap_t *idmap,
 				    const struct path *path, int policy,
 				    enum omayexec_interface interface, int *err)
 {
@@ -66,8 +67,8 @@ static enum omayexec_verdict decide(struct user_namespace *mnt_userns,
 	 * (search) a directory.
 	 */
 	if (policy & OMAYEXEC_ENFORCE_FILE) {
-		*err = rfc_v1 ? generic_permission(mnt_userns, inode, MAY_EXEC) :
-				inode_permission(mnt_userns, inode, MAY_EXEC);
+		*err = rfc_v1 ? generic_permission(idmap, inode, MAY_EXEC) :
+				inode_permission(idmap, inode, MAY_EXEC);
 		if (*err)
 			return OMAYEXEC_NO_EXEC_PERMISSION;
 	}
@@ -80,8 +81,8 @@ static enum omayexec_verdict decide(struct user_namespace *mnt_userns,
  * call.  omayexec_do_open() also gave @acc_mode MAY_EXEC in place of
  * MAY_READ, for IMA, and marked RFC v1 opens.
  */
-int omayexec_may_open(struct user_namespace *mnt_userns,
-		      const struct path *path, int acc_mode, int flag)
+int omayexec_may_open(omayexec_idmap_t *idmap, const struct path *path,
+		      int acc_mode, int flag)
 {
 	int stock_acc_mode = (acc_mode & ~(MAY_EXEC | OMAYEXEC_MAY_RFC_V1)) |
 			     (ACC_MODE(flag) & MAY_READ);
@@ -90,8 +91,8 @@ int omayexec_may_open(struct user_namespace *mnt_userns,
 	int policy, err;
 
 	/* Without the mark, the trampoline lets the stock may_open() run. */
-	err = omayexec_sym.may_open(mnt_userns, path, stock_acc_mode,
-				    flag & ~O_MAYEXEC);
+	err = static_call(stock_may_open)(idmap, path, stock_acc_mode,
+					  flag & ~O_MAYEXEC);
 	if (err)
 		return err;
 
@@ -104,7 +105,7 @@ int omayexec_may_open(struct user_namespace *mnt_userns,
 	}
 
 	err = -EACCES;
-	verdict = decide(mnt_userns, path, policy, interface, &err);
+	verdict = decide(idmap, path, policy, interface, &err);
 
 	omayexec_count(verdict);
 	omayexec_audit(verdict, path, interface, policy);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * omayexec: O_MAYEXEC for openat2(2) on a stock 6.1 kernel.
+ * omayexec: O_MAYEXEC for openat2(2) on a stock kernel (Debian's 6.1, 6.12).
  *
  * An interpreter opens the code it is about to run with
  * openat2(..., O_MAYEXEC); the open is then refused with EACCES when the

@@ -6,18 +6,18 @@
  * EINVAL.  The do_sys_openat2 trampoline therefore sends every open whose
  * open_how carries the flag to omayexec_openat2() instead (and rfc_v1.c
  * sends open(2) and openat(2) with the flag).  omayexec_do_open() does what
- * the 6.1 do_sys_openat2() does (fs/open.c), step for step, with one
- * difference:
- * it builds struct open_flags from the open_how without O_MAYEXEC and then
- * marks the result, so that the rest of the open path knows the caller
- * means to execute what it opens:
+ * do_sys_openat2() does (fs/open.c, the same in 6.1 and 6.12), step for
+ * step, with one difference: it builds struct open_flags from the open_how
+ * without O_MAYEXEC and then marks the result, so that the rest of the open
+ * path knows the caller means to execute what it opens:
  *
  *  - O_MAYEXEC in op.open_flag reaches may_open() as its @flag argument,
  *    where the may_open trampoline picks it out (check.c);
- *  - __FMODE_EXEC in op.open_flag ends up in file->f_flags, where fsnotify
- *    turns the open into FS_OPEN_EXEC (and FS_OPEN_EXEC_PERM) events, as
- *    for a file opened by execve();
- *  - op.acc_mode says MAY_EXEC, as execve()'s does, for IMA.
+ *  - op.acc_mode says MAY_EXEC, as execve()'s does, for IMA;
+ *  - where it is safe (compat.h), __FMODE_EXEC in op.open_flag ends up in
+ *    file->f_flags, where fsnotify turns the open into FS_OPEN_EXEC (and
+ *    FS_OPEN_EXEC_PERM) events, as for a file opened by execve(); elsewhere
+ *    omayexec_notify_open() raises those events once the file is open.
  *
  * The mark lives in the open's own struct open_flags, on this function's
  * stack: no other open, of this task or any other, can see it, and nothing
@@ -34,14 +34,15 @@
 #include <linux/module.h>
 #include <linux/namei.h>
 #include <linux/openat2.h>
+#include <linux/static_call.h>
 #include <uapi/linux/omayexec.h>
 
 #include "omayexec.h"
 
 /*
- * The 6.1 layout of struct open_flags (fs/internal.h, which the headers
- * package does not ship).  omayexec_openat2_selftest() checks it against the
- * running kernel before any hook is installed.
+ * The layout of struct open_flags (fs/internal.h, which the headers package
+ * does not ship), the same in 6.1 and 6.12.  omayexec_openat2_selftest()
+ * checks it against the running kernel before any hook is installed.
  */
 struct open_flags {
 	int open_flag;
@@ -72,15 +73,16 @@ long omayexec_do_open(int dfd, const char __user *filename,
 	struct filename *name;
 	struct file *file;
 	long fd;
+	int err;
 
 	if (how->flags & OMAYEXEC_INVALID_FLAGS)
 		return -EINVAL;
 
 	without_flag.flags &= ~O_MAYEXEC;
-	fd = omayexec_sym.build_open_flags(&without_flag, &op);
+	fd = static_call(stock_build_open_flags)(&without_flag, &op);
 	if (fd)
 		return fd;
-	op.open_flag |= O_MAYEXEC | __FMODE_EXEC;
+	op.open_flag |= O_MAYEXEC | OMAYEXEC_FMODE_EXEC;
 	/*
 	 * IMA's FILE_CHECK rules see op.acc_mode: make it what execve()
 	 * gives them, MAY_EXEC instead of MAY_READ, so that "mask=MAY_EXEC"
@@ -90,18 +92,20 @@ long omayexec_do_open(int dfd, const char __user *filename,
 	if (interface == OMAYEXEC_RFC_V1)
 		op.acc_mode |= OMAYEXEC_MAY_RFC_V1;
 
-	name = omayexec_sym.getname(filename);
+	name = static_call(stock_getname)(filename);
 	if (IS_ERR(name))
 		return PTR_ERR(name);
 
 	fd = get_unused_fd_flags(how->flags);
 	if (fd >= 0) {
-		file = omayexec_sym.do_filp_open(dfd, name, &op);
-		if (IS_ERR(file)) {
+		file = static_call(stock_do_filp_open)(dfd, name, &op);
+		err = IS_ERR(file) ? PTR_ERR(file) : omayexec_notify_open(file);
+		if (err) {
+			if (!IS_ERR(file))
+				fput(file);
 			put_unused_fd(fd);
-			fd = PTR_ERR(file);
+			fd = err;
 		} else {
-			fsnotify_open(file);
 			fd_install(fd, file);
 		}
 	}
@@ -155,11 +159,11 @@ int omayexec_openat2_selftest(void)
 	int err;
 
 	memset(&got, 0xa5, sizeof(got));
-	err = omayexec_sym.build_open_flags(&how, &got);
+	err = static_call(stock_build_open_flags)(&how, &got);
 	if (err || got.open_flag != want.open_flag || got.mode != want.mode ||
 	    got.acc_mode != want.acc_mode || got.intent != want.intent ||
 	    got.lookup_flags != want.lookup_flags) {
-		pr_err("build_open_flags() does not fill struct open_flags as in Linux 6.1 (err %d, open_flag %#x, mode %#o, acc_mode %#x, intent %#x, lookup_flags %#x)\n",
+		pr_err("build_open_flags() does not fill struct open_flags as in Linux 6.1 and 6.12 (err %d, open_flag %#x, mode %#o, acc_mode %#x, intent %#x, lookup_flags %#x)\n",
 		       err, got.open_flag, got.mode, got.acc_mode, got.intent,
 		       got.lookup_flags);
 		return -ENOEXEC;

@@ -50,7 +50,7 @@ int omayexec_parse_policy(const char *text, size_t len)
  * the write must be one policy (omayexec_parse_policy()) in one write at
  * offset 0.  Anything else is EINVAL and leaves the policy as it was.
  */
-static int policy_sysctl_handler(struct ctl_table *table, int write,
+static int policy_sysctl_handler(omayexec_ctl_table *table, int write,
 				 void *buffer, size_t *lenp, loff_t *ppos)
 {
 	int policy;
@@ -79,7 +79,7 @@ static struct ctl_table policy_sysctl_table[] = {
 		.mode = 0600,
 		.proc_handler = policy_sysctl_handler,
 	},
-	{}
+	OMAYEXEC_SYSCTL_TABLE_END
 };
 
 static struct ctl_table rfc_v1_sysctl_table[] = {
@@ -90,7 +90,7 @@ static struct ctl_table rfc_v1_sysctl_table[] = {
 		.mode = 0644,
 		.proc_handler = policy_sysctl_handler,
 	},
-	{}
+	OMAYEXEC_SYSCTL_TABLE_END
 };
 
 static struct ctl_table_header *policy_sysctl_header;

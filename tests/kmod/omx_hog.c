@@ -14,12 +14,12 @@
  *   mode=direct    an ftrace direct call to a trampoline that only returns:
  *                  what a BPF trampoline or another direct-call user does
  *
- * In 6.1 (kernel/trace/ftrace.c) only one IPMODIFY ops may own a function,
- * and a direct call on a function that an IPMODIFY ops owns (or the other
- * way round) is refused with -EBUSY unless the direct ops implements
- * ops_func, which register_ftrace_direct()'s global direct_ops does not.
- * Two direct calls on one function are refused with -EBUSY too.  Whatever
- * ftrace answers is this module's init result, so finit_module() returns it.
+ * In 6.1 and 6.12 (kernel/trace/ftrace.c) only one IPMODIFY ops may own a
+ * function, and a direct call on a function that an IPMODIFY ops owns (or
+ * the other way round) is refused with -EBUSY unless the direct ops
+ * implements ops_func, which omayexec's do not.  Two direct calls on one
+ * function are refused with -EBUSY too.  Whatever ftrace answers is this
+ * module's init result, so finit_module() returns it.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -28,6 +28,9 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/string.h>
+
+/* omayexec's own kernel differences (module/compat.h), copied beside us. */
+#include "compat.h"
 
 static char *func = "may_open";
 module_param(func, charp, 0444);
@@ -89,8 +92,8 @@ static int __init omx_hog_init(void)
 	}
 
 	if (direct)
-		err = register_ftrace_direct_multi(&omx_hog_ops,
-						   (unsigned long)omx_hog_tramp);
+		err = omayexec_register_direct(&omx_hog_ops,
+					       (unsigned long)omx_hog_tramp);
 	else
 		err = register_ftrace_function(&omx_hog_ops);
 	if (err) {
@@ -108,12 +111,13 @@ static void __exit omx_hog_exit(void)
 	int err;
 
 	if (direct)
-		err = unregister_ftrace_direct_multi(&omx_hog_ops,
-						     (unsigned long)omx_hog_tramp);
+		err = omayexec_unregister_direct(&omx_hog_ops,
+						 (unsigned long)omx_hog_tramp);
 	else
 		err = unregister_ftrace_function(&omx_hog_ops);
 	WARN(err, "cannot release %s: %d\n", func, err);
-	ftrace_free_filter(&omx_hog_ops);
+	if (!direct)
+		ftrace_free_filter(&omx_hog_ops);
 	pr_info("released %s\n", func);
 }
 

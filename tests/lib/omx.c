@@ -15,6 +15,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -317,6 +318,21 @@ long omx_fdinfo_flags(int fd)
 	}
 	fclose(f);
 	return flags;
+}
+
+bool omx_kernel_marks_fmode_exec(void)
+{
+	unsigned int major = 0, minor = 0;
+	struct utsname u;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return false;	/* not "N.M...": no Debian kernel, take the newer */
+	return major < 6 || (major == 6 && minor < 8);
+}
+
+int omx_mayexec_open_bits(void)
+{
+	return O_MAYEXEC | (omx_kernel_marks_fmode_exec() ? OMX_FMODE_EXEC : 0);
 }
 
 /* ---- Workspace -------------------------------------------------------- */

@@ -30,8 +30,20 @@
 
 /* f_flags bit set by the kernel for exec opens (include/linux/fs.h). */
 #define OMX_FMODE_EXEC		040
-/* Bits a plain open never puts in f_flags, and an O_MAYEXEC open always. */
+/* Bits a plain open never puts in f_flags. */
 #define OMX_EXEC_OPEN_BITS	(OMX_FMODE_EXEC | O_MAYEXEC)
+
+/*
+ * Whether the running kernel is one where an O_MAYEXEC open carries
+ * __FMODE_EXEC in f_flags: before 6.8 (Debian 12's 6.1) it does, so that
+ * fsnotify reports it as an exec open.  From 6.8 on (Debian 13's 6.12)
+ * AppArmor and TOMOYO read __FMODE_EXEC as "opened by execve()" and skip
+ * their open check (apparmor_file_open()), so the module must not set it
+ * there: it raises fanotify's exec events itself.  Read from uname(2).
+ */
+bool omx_kernel_marks_fmode_exec(void);
+/* The OMX_EXEC_OPEN_BITS an O_MAYEXEC open carries on the running kernel. */
+int omx_mayexec_open_bits(void);
 
 /* The 2018 RFC's interface, with the module parameter rfc_v1=1. */
 #define OMX_RFC_V1_SYSCTL	"/proc/sys/kernel/yama/open_mayexec_enforce"

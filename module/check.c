@@ -109,5 +109,9 @@ int omayexec_may_open(omayexec_idmap_t *idmap, const struct path *path,
 
 	omayexec_count(verdict);
 	omayexec_audit(verdict, path, interface, policy);
-	return verdict == OMAYEXEC_ALLOWED ? 0 : err;
+	if (verdict != OMAYEXEC_ALLOWED)
+		return err;
+
+	/* Where the file carries no __FMODE_EXEC, fanotify is asked here. */
+	return omayexec_notify_exec_perm(path);
 }

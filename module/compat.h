@@ -77,10 +77,10 @@ static inline int omayexec_unregister_direct(struct ftrace_ops *ops,
 
 /*
  * The mark an O_MAYEXEC open leaves on its file, and the fsnotify events
- * it raises once the file is open.
+ * it raises.
  *
  * An exec open carries __FMODE_EXEC in f_flags.  Up to 6.7 that only told
- * fsnotify (FS_OPEN_EXEC, FS_OPEN_EXEC_PERM) and Landlock (its EXECUTE
+ * fsnotify (FS_OPEN_EXEC_PERM, FS_OPEN_EXEC) and Landlock (its EXECUTE
  * right) that the file is opened to be run, and the module gives it to
  * O_MAYEXEC opens.  Since 6.8 AppArmor and TOMOYO read it as "opened by
  * execve()": AppArmor then skips its open check and grants the file read
@@ -89,34 +89,38 @@ static inline int omayexec_unregister_direct(struct ftrace_ops *ops,
  * what the caller's profile forbids, so it is not set: the module sends
  * fanotify's exec events itself, and Landlock sees an ordinary read.
  *
- * Between 6.1 and 6.12, vfs_open() also took over FS_OPEN from the open
- * syscalls (which omayexec_do_open() stands in for), so that an open
- * raises it once.  The module is built for 6.1 and 6.12 only: the 6.8
- * line tells both changes apart.
- *
- * omayexec_notify_open() returns 0, or the error a fanotify permission
- * listener answered: the open must then fail and its file be dropped.
+ * omayexec_notify_exec_perm() runs where the policy has allowed the open
+ * and nothing is opened or truncated yet (check.c), as FS_OPEN_EXEC_PERM
+ * runs for execve(): 0, or the error a fanotify listener answered, which
+ * fails the open.  omayexec_notify_open() runs once the file is open, where
+ * the open syscalls send FS_OPEN.  Between 6.1 and 6.12, vfs_open() took
+ * FS_OPEN over from the open syscalls, which omayexec_do_open() stands in
+ * for.  The module is built for 6.1 and 6.12 only: the 6.8 line tells both
+ * changes apart.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
 #define OMAYEXEC_FMODE_EXEC	0
 
-static inline int omayexec_notify_open(struct file *file)
+static inline int omayexec_notify_exec_perm(const struct path *path)
 {
-	int err = 0;
+	return fsnotify_path(path, FS_OPEN_EXEC_PERM);
+}
 
-	if (FMODE_FSNOTIFY_PERM(file->f_mode))
-		err = fsnotify_path(&file->f_path, FS_OPEN_EXEC_PERM);
-	if (!err)
-		fsnotify_file(file, FS_OPEN_EXEC);
-	return err;
+static inline void omayexec_notify_open(struct file *file)
+{
+	fsnotify_file(file, FS_OPEN_EXEC);
 }
 #else
 #define OMAYEXEC_FMODE_EXEC	__FMODE_EXEC
 
-static inline int omayexec_notify_open(struct file *file)
+static inline int omayexec_notify_exec_perm(const struct path *path)
+{
+	return 0;
+}
+
+static inline void omayexec_notify_open(struct file *file)
 {
 	fsnotify_open(file);
-	return 0;
 }
 #endif
 

@@ -17,7 +17,7 @@
  *  - where it is safe (compat.h), __FMODE_EXEC in op.open_flag ends up in
  *    file->f_flags, where fsnotify turns the open into FS_OPEN_EXEC (and
  *    FS_OPEN_EXEC_PERM) events, as for a file opened by execve(); elsewhere
- *    omayexec_notify_open() raises those events once the file is open.
+ *    the module raises those events itself (compat.h).
  *
  * The mark lives in the open's own struct open_flags, on this function's
  * stack: no other open, of this task or any other, can see it, and nothing
@@ -73,7 +73,6 @@ long omayexec_do_open(int dfd, const char __user *filename,
 	struct filename *name;
 	struct file *file;
 	long fd;
-	int err;
 
 	if (how->flags & OMAYEXEC_INVALID_FLAGS)
 		return -EINVAL;
@@ -99,13 +98,11 @@ long omayexec_do_open(int dfd, const char __user *filename,
 	fd = get_unused_fd_flags(how->flags);
 	if (fd >= 0) {
 		file = static_call(stock_do_filp_open)(dfd, name, &op);
-		err = IS_ERR(file) ? PTR_ERR(file) : omayexec_notify_open(file);
-		if (err) {
-			if (!IS_ERR(file))
-				fput(file);
+		if (IS_ERR(file)) {
 			put_unused_fd(fd);
-			fd = err;
+			fd = PTR_ERR(file);
 		} else {
+			omayexec_notify_open(file);
 			fd_install(fd, file);
 		}
 	}

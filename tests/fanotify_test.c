@@ -13,9 +13,10 @@
  *   only FAN_OPEN_PERM, so denying exec events alone refuses O_MAYEXEC
  *   opens and nothing else.
  * Before 6.8 the kernel raises the exec events, from the __FMODE_EXEC the
- * module puts in f_flags; from 6.8 on the module raises them itself, after
- * the open (omx_kernel_marks_fmode_exec() in omx.h says why): the
- * listener sees the same events, in another order.
+ * module puts in f_flags; from 6.8 on the module raises them itself
+ * (omx_kernel_marks_fmode_exec() in omx.h says why), the permission event
+ * before the file is opened, as execve() does: the listener sees the same
+ * events in the same order on every kernel.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -279,22 +280,11 @@ TEST_F(fanotify, exec_events_tell_mayexec_opens_from_reads)
 	ASSERT_EQ(1, nr);
 	EXPECT_EQ((__u64)FAN_OPEN_PERM, events[0].mask);
 
-	/*
-	 * Where the kernel sees __FMODE_EXEC (before 6.8), fsnotify asks the
-	 * exec event first, then the open event, and a denial stops at the
-	 * first.  From 6.8 on the module raises the exec event itself, once
-	 * the file is open: the open event comes first.
-	 */
+	/* The exec event comes first, and a denial stops there. */
 	EXPECT_EQ(-EPERM, mayexec(&self->ws, "exec/script", O_RDONLY));
 	nr = listener_take(&self->listener, events);
-	if (omx_kernel_marks_fmode_exec()) {
-		ASSERT_EQ(1, nr) TH_LOG("denied at its exec event, no open event");
-		EXPECT_EQ((__u64)FAN_OPEN_EXEC_PERM, events[0].mask);
-	} else {
-		ASSERT_EQ(2, nr) TH_LOG("an open event, then the exec event");
-		EXPECT_EQ((__u64)FAN_OPEN_PERM, events[0].mask);
-		EXPECT_EQ((__u64)FAN_OPEN_EXEC_PERM, events[1].mask);
-	}
+	ASSERT_EQ(1, nr) TH_LOG("denied at its exec event, no open event");
+	EXPECT_EQ((__u64)FAN_OPEN_EXEC_PERM, events[0].mask);
 
 	/* Exec events allowed too: both events, once each. */
 	self->listener.deny = 0;
@@ -302,13 +292,8 @@ TEST_F(fanotify, exec_events_tell_mayexec_opens_from_reads)
 				       O_RDONLY | O_CLOEXEC | O_MAYEXEC, 0));
 	nr = listener_take(&self->listener, events);
 	ASSERT_EQ(2, nr);
-	if (omx_kernel_marks_fmode_exec()) {
-		EXPECT_EQ((__u64)FAN_OPEN_EXEC_PERM, events[0].mask);
-		EXPECT_EQ((__u64)FAN_OPEN_PERM, events[1].mask);
-	} else {
-		EXPECT_EQ((__u64)FAN_OPEN_PERM, events[0].mask);
-		EXPECT_EQ((__u64)FAN_OPEN_EXEC_PERM, events[1].mask);
-	}
+	EXPECT_EQ((__u64)FAN_OPEN_EXEC_PERM, events[0].mask);
+	EXPECT_EQ((__u64)FAN_OPEN_PERM, events[1].mask);
 }
 
 TEST_HARNESS_MAIN

@@ -4,7 +4,8 @@
 
     report.py --out DIR RAW...
 
-RAW files are guest-bench outputs (one per time base, see run-bench).  Writes
+RAW files are guest-bench outputs (one per time base and kernel, see
+run-bench); each table is named by both.  Writes
 DIR/results.txt (the tables, the targets and the profile), DIR/results.json,
 DIR/results.csv, and DIR/chart.dat + DIR/chart.gp (gnuplot makes chart.png).
 
@@ -116,7 +117,7 @@ def table(tb, meta, res):
     unit = "guest instructions" if tb == "icount" else "ns (wall clock, NOISY)"
     lines = []
     states = [s for s in STATES if any(k[0] == s for k in res)]
-    lines.append(f"== time base: {tb} -- median cost per operation in {unit}; "
+    lines.append(f"== time base: {tb}, kernel {meta.get('kernel', '?')} -- median cost per operation in {unit}; "
                  f"[spread = (max-min)/median over {meta.get('reps', '?')} repetitions]; "
                  "x ratio to \"absent\" (O_MAYEXEC rows: to plain openat2 of the same state, "
                  "open only for a refused open)")
@@ -249,16 +250,18 @@ def main():
     report = {"timebases": {}}
     text = []
     csv_rows = []
-    summaries = {}
+    summaries = {}      # (time base, kernel) -> results
     for path in a.raw:
         meta, rows = parse(path)
         tb = meta.get("timebase", os.path.basename(path))
+        kernel = meta.get("kernel", "?")
+        key = f"{tb} {kernel}"
         if not rows:
-            text.append(f"== time base: {tb}: no results (see {path})")
+            text.append(f"== time base: {tb}, kernel {kernel}: no results (see {path})")
             continue
         res = summarise(meta, rows)
-        summaries[tb] = res
-        report["timebases"][tb] = {
+        summaries[(tb, kernel)] = res
+        report["timebases"][key] = {
             "meta": meta,
             "unit": "guest instructions" if tb == "icount" else "ns wall clock (noisy)",
             "results": sorted(res.values(), key=lambda r: (STATES.index(r["state"]) if r["state"] in STATES else 99,
@@ -266,24 +269,27 @@ def main():
         }
         text += table(tb, meta, res)
         text.append("")
-        for r in report["timebases"][tb]["results"]:
-            csv_rows.append([tb, r["state"], r["workload"], r["threads"],
-                             report["timebases"][tb]["unit"], f"{r['median']:.1f}",
+        for r in report["timebases"][key]["results"]:
+            csv_rows.append([tb, kernel, r["state"], r["workload"], r["threads"],
+                             report["timebases"][key]["unit"], f"{r['median']:.1f}",
                              f"{r['min']:.1f}", f"{r['max']:.1f}", f"{r['spread_pct']:.2f}",
                              "" if r["ratio"] is None else f"{r['ratio']:.4f}",
                              r["ratio_base"], r["outcome"], len(r["reps"])])
 
-    ic = summaries.get("icount")
-    if ic:
+    report["targets"] = {}
+    report["profile"] = {}
+    for (tb, kernel), ic in summaries.items():
+        if tb != "icount":
+            continue
         t = targets(ic)
         p = profile(ic)
-        report["targets"] = t
-        report["profile"] = p
-        text.append("== targets of issue 5, on the icount figures (instructions, medians)")
+        report["targets"][kernel] = t
+        report["profile"][kernel] = p
+        text.append(f"== targets, kernel {kernel}, on the icount figures (instructions, medians)")
         for x in t:
             text.append(f"  [{'met' if x['met'] else 'NOT MET'}] {x['target']}: "
                         f"{x['value_pct']:+.2f}% (limit {x['limit_pct']:+.1f}%)")
-        wall = summaries.get("wall")
+        wall = summaries.get(("wall", kernel))
         if wall:
             text.append("  The icount guest has one vCPU: there the 2 threads share it.  On 2 real vCPUs")
             text.append("  (wall boot, noisy), open+close, ratio to absent of the medians [spread] and of the")
@@ -297,7 +303,7 @@ def main():
                                     f"  fastest x{r['min'] / a0['min']:.3f}")
             text.append("  Only spreads well under 1 % could confirm the +1 % target there.")
         text.append("")
-        text.append("== profile: where the added instructions go (differences of icount medians)")
+        text.append(f"== profile, kernel {kernel}: where the added instructions go (differences of icount medians)")
         for x in p:
             text.append(f"  {x['instructions']:+10,.1f}  {x['what']}")
             text.append(f"  {'':10}  ({x['note']})")
@@ -311,7 +317,7 @@ def main():
         f.write("\n")
     with open(os.path.join(a.out, "results.csv"), "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["timebase", "state", "workload", "threads", "unit", "median", "min",
+        w.writerow(["timebase", "kernel", "state", "workload", "threads", "unit", "median", "min",
                     "max", "spread_pct", "ratio", "ratio_to", "outcome", "reps"])
         w.writerows(csv_rows)
     write_chart(a.out, summaries)
@@ -319,11 +325,12 @@ def main():
 
 
 def write_chart(out, summaries):
-    """chart.dat and chart.gp: icount costs (log scale) and changes vs absent."""
-    res = summaries.get("icount") or next(iter(summaries.values()), None)
-    tb = "icount" if "icount" in summaries else next(iter(summaries), "?")
-    if not res:
+    """chart.dat and chart.gp: the first kernel's costs (log scale) and
+    changes vs absent, on the icount figures where there are some."""
+    if not summaries:
         return
+    tb, kernel = next((k for k in summaries if k[0] == "icount"), next(iter(summaries)))
+    res = summaries[(tb, kernel)]
     short = {("open", 1): "open", ("openat", 1): "openat", ("openat2", 1): "openat2",
              ("open", 2): "open x2 threads", ("openat2:open", 1): "openat2 (open only)",
              ("mayexec_ok", 1): "O_MAYEXEC ok", ("mayexec_ok:open", 1): "O_MAYEXEC ok (open only)",
@@ -352,7 +359,7 @@ set boxwidth 0.9
 set grid ytics
 set key top left
 set xtics rotate by -20
-set multiplot layout 2,1 title "omayexec: cost of the hooks ({tb} time base, medians)"
+set multiplot layout 2,1 title "omayexec: cost of the hooks ({tb} time base, kernel {kernel}, medians)"
 set title "Cost per operation (log scale): module absent, loaded, and the fapolicyd peer"
 set ylabel "{unit}"
 set logscale y

@@ -421,7 +421,7 @@ static void *worker_thread(void *arg)
 		if (fd >= 0) {
 			fdflags = omx_fd_flags(fd);
 			close(fd);
-			if ((fdflags & OMX_EXEC_OPEN_BITS) != OMX_EXEC_OPEN_BITS)
+			if ((fdflags & OMX_EXEC_OPEN_BITS) != omx_mayexec_open_bits())
 				record_mismatch(sk, "openat2(%s, O_MAYEXEC): fd flags %#x lack the exec-open bits",
 						obj->rel, fdflags);
 			allowed++;

@@ -332,7 +332,16 @@ bool omx_kernel_marks_fmode_exec(void)
 
 int omx_mayexec_open_bits(void)
 {
-	return O_MAYEXEC | (omx_kernel_marks_fmode_exec() ? OMX_FMODE_EXEC : 0);
+	/* Asked in the loops of threaded tests: ask uname() once. */
+	static int bits;
+	int b = __atomic_load_n(&bits, __ATOMIC_RELAXED);
+
+	if (!b) {
+		b = O_MAYEXEC |
+		    (omx_kernel_marks_fmode_exec() ? OMX_FMODE_EXEC : 0);
+		__atomic_store_n(&bits, b, __ATOMIC_RELAXED);
+	}
+	return b;
 }
 
 /* ---- Workspace -------------------------------------------------------- */

@@ -1,13 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# omayexec: O_MAYEXEC for the stock Debian 12 kernel.
+# omayexec: O_MAYEXEC for the stock Debian kernels (Debian 12's 6.1 and
+# Debian 13's 6.12, generic, cloud and rt: scripts/kernels lists them).
 #
-#   make          build the module (and the userspace helpers)
+#   make          build the module for Debian 12's generic kernel (and the
+#                 userspace helpers)
 #   make demo     build, boot the test VM, show the policy at work
-#   make check    build, boot the test VM, run every test
+#                 (DEMO_KERNEL=VER: on another kernel scripts/kernels lists)
+#   make check    build for every kernel, boot each in the test VM, run
+#                 every test
 #   make soak     build, boot the test VM, run the soak for 10 minutes
 #                 (SOAK_SECONDS=N, SOAK_SEED=N to change or repeat a run)
-#   make bench    build, boot the test VM, measure what the hooks cost
+#   make bench    build, boot the test VM on each release's generic kernel,
+#                 measure what the hooks cost
 #   make deb      the Debian packages (omayexec-dkms, libomayexec1,
 #                 libomayexec-dev, omayexec) in build/deb/, lintian-checked
 #   make sign KEY=MOK.priv CERT=MOK.der [MODULE=module/omayexec.ko]

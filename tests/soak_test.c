@@ -551,32 +551,61 @@ static void warm_up(struct __test_metadata *_metadata,
 	expect_absent(_metadata, self, NULL);
 }
 
+/*
+ * How many objects cache TOP may have grown by without being a leak: one
+ * object per load, unload or policy change would be a leak; a few slabs
+ * per CPU are SLUB's bookkeeping (kstate.h).
+ */
+static long growth_limit(const struct kstate_growth *top, long changes)
+{
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long limit = changes / 2;
+
+	if (limit < 3 * top->per_slab * ncpus)
+		limit = 3 * top->per_slab * ncpus;
+	return limit;
+}
+
+/*
+ * Files and other objects freed after an RCU grace period or from a
+ * worker can still be on their way when the soak ends: on PREEMPT_RT,
+ * whose RCU callbacks run in kthreads, under TCG, 84 filp objects of a
+ * 5 s run were once still there half a second later.  A leak stays; so
+ * the kernel is measured again, up to this many times a second apart,
+ * while some cache is over its limit.
+ */
+#define SETTLE_TRIES	10
+
 /* The kernel as it was before: modules, slab caches, memory counters. */
 static void compare_kernel(struct __test_metadata *_metadata,
 			   const struct kstate *before, struct soak *sk)
 {
 	struct kstate_growth top[5];
 	struct kstate *after = malloc(sizeof(*after));
-	long changes = sk->loads + sk->unloads + sk->policy_changes, limit;
-	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int i, n;
+	long changes = sk->loads + sk->unloads + sk->policy_changes;
+	int i, n, try, over;
 
 	ASSERT_NE(NULL, after);
-	ASSERT_EQ(0, kstate_take(after));
-	TH_LOG("kernel after vs before: %d vs %d modules; Slab %+ld kB, Percpu %+ld kB, VmallocUsed %+ld kB",
+	for (try = 1; try <= SETTLE_TRIES; try++) {
+		ASSERT_EQ(0, kstate_take(after));
+		n = kstate_top_growth(before, after, top, 5);
+		over = 0;
+		for (i = 0; i < n; i++)
+			over += top[i].objects >= growth_limit(&top[i], changes);
+		if (!over)
+			break;
+		if (try < SETTLE_TRIES)
+			sleep(1);
+	}
+	TH_LOG("kernel after vs before (measure %d): %d vs %d modules; Slab %+ld kB, Percpu %+ld kB, VmallocUsed %+ld kB",
+	       try > SETTLE_TRIES ? SETTLE_TRIES : try,
 	       after->modules, before->modules, after->slab_kb - before->slab_kb,
 	       after->percpu_kb - before->percpu_kb,
 	       after->vmalloc_kb - before->vmalloc_kb);
 	EXPECT_EQ(before->modules, after->modules);
-	n = kstate_top_growth(before, after, top, 5);
 	for (i = 0; i < n; i++) {
-		/*
-		 * One object per load, unload or policy change would be a
-		 * leak; a few slabs per CPU are SLUB's bookkeeping (kstate.h).
-		 */
-		limit = changes / 2;
-		if (limit < 3 * top[i].per_slab * ncpus)
-			limit = 3 * top[i].per_slab * ncpus;
+		long limit = growth_limit(&top[i], changes);
+
 		TH_LOG("  slab cache %s: %+ld objects (%+ld bytes; limit %ld)",
 		       top[i].name, top[i].objects, top[i].bytes, limit);
 		EXPECT_LT(top[i].objects, limit) {

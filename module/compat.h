@@ -11,9 +11,12 @@
 #ifndef _OMAYEXEC_COMPAT_H
 #define _OMAYEXEC_COMPAT_H
 
+#include <linux/binfmts.h>
+#include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/fsnotify.h>
 #include <linux/ftrace.h>
+#include <linux/static_call.h>
 #include <linux/sysctl.h>
 #include <linux/version.h>
 
@@ -121,6 +124,62 @@ static inline int omayexec_notify_exec_perm(const struct path *path)
 static inline void omayexec_notify_open(struct file *file)
 {
 	fsnotify_open(file);
+}
+#endif
+
+/*
+ * The exec open of execveat(AT_EXECVE_CHECK) (exec_check.c), done by the
+ * kernel's own do_open_execat().  6.8 moved it into alloc_bprm(), which
+ * has taken the flags since, before the credentials are prepared.  Up to
+ * 6.7 bprm_execve() opens the file later, with current->in_execve set
+ * (AppArmor and TOMOYO then read that flag, as they read __FMODE_EXEC
+ * since, to leave the decision to the bprm hooks): exec_check.c calls
+ * omayexec_exec_open() where bprm_execve() opened the file, and it only
+ * opens on those kernels.  Either way free_bprm() releases the file.
+ */
+struct linux_binprm;
+
+typedef struct file *stock_do_open_execat_t(int fd, struct filename *name,
+					    int flags);
+DECLARE_STATIC_CALL(stock_do_open_execat, stock_do_open_execat_t);
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+typedef struct linux_binprm *stock_alloc_bprm_t(int fd, struct filename *name,
+						int flags);
+DECLARE_STATIC_CALL(stock_alloc_bprm, stock_alloc_bprm_t);
+
+static inline struct linux_binprm *omayexec_alloc_bprm(int fd,
+						       struct filename *name,
+						       int flags)
+{
+	return static_call(stock_alloc_bprm)(fd, name, flags);
+}
+
+static inline int omayexec_exec_open(struct linux_binprm *bprm, int fd,
+				     struct filename *name, int flags)
+{
+	return 0;
+}
+#else
+typedef struct linux_binprm *stock_alloc_bprm_t(int fd, struct filename *name);
+DECLARE_STATIC_CALL(stock_alloc_bprm, stock_alloc_bprm_t);
+
+static inline struct linux_binprm *omayexec_alloc_bprm(int fd,
+						       struct filename *name,
+						       int flags)
+{
+	return static_call(stock_alloc_bprm)(fd, name);
+}
+
+static inline int omayexec_exec_open(struct linux_binprm *bprm, int fd,
+				     struct filename *name, int flags)
+{
+	struct file *file = static_call(stock_do_open_execat)(fd, name, flags);
+
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	bprm->file = file;
+	return 0;
 }
 #endif
 

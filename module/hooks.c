@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The hooks, as ftrace direct calls: do_sys_openat2() and may_open(), and
- * with the rfc_v1 parameter the open(2) and openat(2) syscall entries.
+ * The hooks, as ftrace direct calls: do_sys_openat2() and may_open(), with
+ * the rfc_v1 parameter the open(2) and openat(2) syscall entries, and with
+ * the exec_check parameter (the default) the execveat(2) ones.
  *
  * Every open on the machine goes through the hooked functions, so the hook
  * mechanism is chosen for its cost on opens that do not carry O_MAYEXEC.  A
@@ -58,6 +59,10 @@ static struct hook hooks[] = {
 	  omayexec_compat_sys_open_tramp, &omayexec_rfc_v1 },
 	{ "__ia32_compat_sys_openat", &omayexec_sym.compat_sys_openat,
 	  omayexec_compat_sys_openat_tramp, &omayexec_rfc_v1 },
+	{ "__x64_sys_execveat", &omayexec_sym.sys_execveat,
+	  omayexec_sys_execveat_tramp, &omayexec_exec_check },
+	{ "__ia32_compat_sys_execveat", &omayexec_sym.compat_sys_execveat,
+	  omayexec_compat_sys_execveat_tramp, &omayexec_exec_check },
 };
 
 static const char *reason(int err)

@@ -11,7 +11,9 @@
 
 #include "compat.h"
 
+struct cred;
 struct filename;
+struct linux_binprm;
 struct mutex;
 struct open_flags;
 struct open_how;
@@ -50,6 +52,8 @@ struct omayexec_symbols {
 	unsigned long sys_openat;		/* __x64_sys_openat */
 	unsigned long compat_sys_open;		/* __ia32_compat_sys_open */
 	unsigned long compat_sys_openat;	/* __ia32_compat_sys_openat */
+	unsigned long sys_execveat;		/* __x64_sys_execveat */
+	unsigned long compat_sys_execveat;	/* __ia32_compat_sys_execveat */
 	/* With locked=Y only (pin.c): kernel/module/main.c's lock. */
 	struct mutex *module_mutex;
 };
@@ -67,6 +71,19 @@ DECLARE_STATIC_CALL(stock_may_open, stock_may_open_t);
 DECLARE_STATIC_CALL(stock_build_open_flags, stock_build_open_flags_t);
 DECLARE_STATIC_CALL(stock_getname, stock_getname_t);
 DECLARE_STATIC_CALL(stock_do_filp_open, stock_do_filp_open_t);
+/* What execveat(AT_EXECVE_CHECK) calls (and compat.h's stock_alloc_bprm). */
+typedef struct filename *stock_getname_uflags_t(const char __user *filename,
+						int uflags);
+typedef void stock_free_bprm_t(struct linux_binprm *bprm);
+typedef struct cred *stock_prepare_exec_creds_t(void);
+typedef int stock_security_bprm_creds_for_exec_t(struct linux_binprm *bprm);
+typedef int stock_ima_bprm_check_t(struct linux_binprm *bprm);
+DECLARE_STATIC_CALL(stock_getname_uflags, stock_getname_uflags_t);
+DECLARE_STATIC_CALL(stock_free_bprm, stock_free_bprm_t);
+DECLARE_STATIC_CALL(stock_prepare_exec_creds, stock_prepare_exec_creds_t);
+DECLARE_STATIC_CALL(stock_security_bprm_creds_for_exec,
+		    stock_security_bprm_creds_for_exec_t);
+DECLARE_STATIC_CALL(stock_ima_bprm_check, stock_ima_bprm_check_t);
 
 /* pin.c: with locked=Y, the module stays until reboot, even against rmmod -f. */
 int omayexec_pin_prepare(void);
@@ -116,6 +133,14 @@ long omayexec_sys_openat(const struct pt_regs *regs);
 long omayexec_compat_sys_open(const struct pt_regs *regs);
 long omayexec_compat_sys_openat(const struct pt_regs *regs);
 
+/*
+ * exec_check.c: execveat(AT_EXECVE_CHECK), Linux 6.14's interface, with the
+ * exec_check parameter (on by default).
+ */
+extern bool omayexec_exec_check;
+long omayexec_sys_execveat(const struct pt_regs *regs);
+long omayexec_compat_sys_execveat(const struct pt_regs *regs);
+
 /* stats.c: counts of O_MAYEXEC decisions, in /sys/module/omayexec/stats/. */
 void omayexec_count(enum omayexec_verdict verdict);
 int omayexec_stats_register(void);
@@ -133,5 +158,7 @@ void omayexec_sys_open_tramp(void);
 void omayexec_sys_openat_tramp(void);
 void omayexec_compat_sys_open_tramp(void);
 void omayexec_compat_sys_openat_tramp(void);
+void omayexec_sys_execveat_tramp(void);
+void omayexec_compat_sys_execveat_tramp(void);
 
 #endif /* _OMAYEXEC_H */

@@ -7,7 +7,8 @@
  *   locked=Y    the policy cannot change and the module cannot be unloaded
  *               until reboot
  *
- * (audit_allowed is in audit.c, rfc_v1 in rfc_v1.c.)
+ * (audit_allowed is in audit.c, rfc_v1 in rfc_v1.c, exec_check in
+ * exec_check.c.)
  *
  * A bad value fails the load with EINVAL before init runs.  So does an
  * unknown parameter name, which the module loader itself would only warn
@@ -59,7 +60,8 @@ MODULE_PARM_DESC(locked,
 
 /* Ours, and those the module loader takes for every module. */
 static const char * const known_params[] = {
-	"enforce", "locked", "audit_allowed", "rfc_v1", "async_probe", "dyndbg",
+	"enforce", "locked", "audit_allowed", "rfc_v1", "exec_check",
+	"async_probe", "dyndbg",
 };
 
 static char dash_to_underscore(char c)
@@ -132,7 +134,7 @@ int omayexec_params_check(void)
 	while (*next) {
 		next = next_arg(next, &name, &value);
 		if (!param_is_known(name)) {
-			pr_err("unknown parameter '%s' (known: enforce=0-3, locked, audit_allowed, rfc_v1)\n",
+			pr_err("unknown parameter '%s' (known: enforce=0-3, locked, audit_allowed, rfc_v1, exec_check)\n",
 			       name);
 			err = -EINVAL;
 		}

@@ -28,6 +28,14 @@ DEFINE_STATIC_CALL_NULL(stock_may_open, stock_may_open_t);
 DEFINE_STATIC_CALL_NULL(stock_build_open_flags, stock_build_open_flags_t);
 DEFINE_STATIC_CALL_NULL(stock_getname, stock_getname_t);
 DEFINE_STATIC_CALL_NULL(stock_do_filp_open, stock_do_filp_open_t);
+DEFINE_STATIC_CALL_NULL(stock_getname_uflags, stock_getname_uflags_t);
+DEFINE_STATIC_CALL_NULL(stock_alloc_bprm, stock_alloc_bprm_t);
+DEFINE_STATIC_CALL_NULL(stock_do_open_execat, stock_do_open_execat_t);
+DEFINE_STATIC_CALL_NULL(stock_free_bprm, stock_free_bprm_t);
+DEFINE_STATIC_CALL_NULL(stock_prepare_exec_creds, stock_prepare_exec_creds_t);
+DEFINE_STATIC_CALL_NULL(stock_security_bprm_creds_for_exec,
+			stock_security_bprm_creds_for_exec_t);
+DEFINE_STATIC_CALL_NULL(stock_ima_bprm_check, stock_ima_bprm_check_t);
 
 typedef unsigned long lookup_name_t(const char *name);
 DEFINE_STATIC_CALL_NULL(stock_kallsyms_lookup_name, lookup_name_t);
@@ -88,11 +96,27 @@ int omayexec_resolve_symbols(void)
 		omayexec_sym.module_mutex = (struct mutex *)module_mutex;
 	}
 
-	return RESOLVE(do_sys_openat2) ?: RESOLVE(may_open) ?:
-	       RESOLVE_AS(sys_open, "__x64_sys_open") ?:
-	       RESOLVE_AS(sys_openat, "__x64_sys_openat") ?:
-	       RESOLVE_AS(compat_sys_open, "__ia32_compat_sys_open") ?:
-	       RESOLVE_AS(compat_sys_openat, "__ia32_compat_sys_openat") ?:
-	       RESOLVE_CALL(may_open) ?: RESOLVE_CALL(build_open_flags) ?:
-	       RESOLVE_CALL(getname) ?: RESOLVE_CALL(do_filp_open);
+	err = RESOLVE(do_sys_openat2) ?: RESOLVE(may_open) ?:
+	      RESOLVE_AS(sys_open, "__x64_sys_open") ?:
+	      RESOLVE_AS(sys_openat, "__x64_sys_openat") ?:
+	      RESOLVE_AS(compat_sys_open, "__ia32_compat_sys_open") ?:
+	      RESOLVE_AS(compat_sys_openat, "__ia32_compat_sys_openat") ?:
+	      RESOLVE_CALL(may_open) ?: RESOLVE_CALL(build_open_flags) ?:
+	      RESOLVE_CALL(getname) ?: RESOLVE_CALL(do_filp_open);
+	if (err || !omayexec_exec_check)
+		return err;
+
+	/*
+	 * fs/exec.c's own steps for execveat(AT_EXECVE_CHECK) (exec_check.c):
+	 * static functions of fs/exec.c, and IMA's bprm check, all out of
+	 * line in Debian's 6.1 and 6.12 builds and with their source
+	 * signatures (no .isra or .constprop clone).
+	 */
+	return RESOLVE_AS(sys_execveat, "__x64_sys_execveat") ?:
+	       RESOLVE_AS(compat_sys_execveat, "__ia32_compat_sys_execveat") ?:
+	       RESOLVE_CALL(getname_uflags) ?: RESOLVE_CALL(alloc_bprm) ?:
+	       RESOLVE_CALL(do_open_execat) ?: RESOLVE_CALL(free_bprm) ?:
+	       RESOLVE_CALL(prepare_exec_creds) ?:
+	       RESOLVE_CALL(security_bprm_creds_for_exec) ?:
+	       RESOLVE_CALL(ima_bprm_check);
 }

@@ -8,13 +8,13 @@
  * convention and the return address into the hooked function is on top of
  * the stack.
  *
- * Every open(2), openat(2), openat2(2) and execve(2) on the machine comes
+ * Every open(2), openat(2), openat2(2) and execveat(2) on the machine comes
  * through here, so the common case is three instructions: test the
- * O_MAYEXEC bit, and return into the hooked function's body.  Only an open
- * that carries O_MAYEXEC takes the other branch: the return address into
- * the hooked function is dropped and control goes to the module's C
- * replacement, which then returns straight to the hooked function's caller
- * as if that caller had called the replacement itself.
+ * O_MAYEXEC (or AT_EXECVE_CHECK) bit, and return into the hooked function's
+ * body.  Only a call that carries the bit takes the other branch: the
+ * return address into the hooked function is dropped and control goes to
+ * the module's C replacement, which then returns straight to the hooked
+ * function's caller as if that caller had called the replacement itself.
  *
  * Nothing here sleeps, so a task is inside a trampoline only briefly; the
  * module's exit waits for such tasks with synchronize_rcu_tasks().
@@ -25,13 +25,13 @@
 #include <uapi/linux/omayexec.h>
 
 /*
- * \name: if the 32-bit operand \flags has O_MAYEXEC, become a call of
- * \replacement (same arguments, same caller); otherwise let the hooked
- * function run.
+ * \name: if the 32-bit operand \flags has \bit (O_MAYEXEC unless said
+ * otherwise), become a call of \replacement (same arguments, same caller);
+ * otherwise let the hooked function run.
  */
-.macro OMAYEXEC_TRAMPOLINE name, flags, replacement
+.macro OMAYEXEC_TRAMPOLINE name, flags, replacement, bit=O_MAYEXEC
 SYM_FUNC_START(\name)
-	testl	$O_MAYEXEC, \flags
+	testl	$\bit, \flags
 	jnz	1f
 	RET
 1:	addq	$8, %rsp
@@ -71,3 +71,14 @@ OMAYEXEC_TRAMPOLINE omayexec_compat_sys_open_tramp, RCX(%rdi), \
 	omayexec_compat_sys_open
 OMAYEXEC_TRAMPOLINE omayexec_compat_sys_openat_tramp, RDX(%rdi), \
 	omayexec_compat_sys_openat
+
+/*
+ * With the exec_check parameter (the default), the execveat(2) syscall
+ * entries: long __x64_sys_execveat(regs), flags (the fifth argument) in
+ * regs->r8; long __ia32_compat_sys_execveat(regs), flags in regs->di.  A
+ * call without AT_EXECVE_CHECK is an ordinary exec and runs as ever.
+ */
+OMAYEXEC_TRAMPOLINE omayexec_sys_execveat_tramp, R8(%rdi), \
+	omayexec_sys_execveat, AT_EXECVE_CHECK
+OMAYEXEC_TRAMPOLINE omayexec_compat_sys_execveat_tramp, RDI(%rdi), \
+	omayexec_compat_sys_execveat, AT_EXECVE_CHECK

@@ -25,4 +25,15 @@
 
 #define OMAYEXEC_SYSCTL_PATH	"/proc/sys/fs/open_mayexec_enforce"
 
+/*
+ * Linux 6.14's interface, which the module also gives Debian's 6.1 and
+ * 6.12 (its exec_check parameter): execveat(fd, "", argv, envp,
+ * AT_EMPTY_PATH | AT_EXECVE_CHECK) runs the checks execve() would run on
+ * the file, and returns 0 or their error without executing anything.
+ * Defined here with mainline's value for headers that predate it.
+ */
+#ifndef AT_EXECVE_CHECK
+#define AT_EXECVE_CHECK		0x10000
+#endif
+
 #endif /* _UAPI_LINUX_OMAYEXEC_H */

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * execveat(2) with AT_EXECVE_CHECK, as the module gives it to Debian's 6.1
+ * and 6.12 (exec_check parameter, on by default), against mainline's
+ * results (../shared/notes/exec-check.md, measured on 6.18):
+ *
+ * - every kind of object, by path and through a descriptor, answers as
+ *   execve() would decide: an executable regular file 0; no exec
+ *   permission, a noexec mount, a directory, FIFO, socket, device or pipe
+ *   EACCES; a symlink with AT_SYMLINK_NOFOLLOW ELOOP; a file open for
+ *   writing ETXTBSY; memfds and O_PATH descriptors by their mode;
+ * - any other flag is EINVAL, "" needs AT_EMPTY_PATH;
+ * - the answer does not depend on fs.open_mayexec_enforce;
+ * - the check never executes anything: the file checked is a copy of this
+ *   program, which exits at once with OMX_EXEC_PROBE_STATUS when its
+ *   environment says so, and that environment is passed; a check that
+ *   turned into an exec would end the test with that status;
+ * - an execveat(2) without the flag still executes.
+ *
+ * The variants run with fs.open_mayexec_enforce at 0 and at 3.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/omayexec.h>
+
+#include "omx_test.h"
+
+#define PARAM_EXEC_CHECK "/sys/module/omayexec/parameters/exec_check"
+
+/* execveat(2) with the probe's environment: 0 or -errno. */
+static int check_at(int dfd, const char *path, int flags)
+{
+	char *const argv[] = { "checked", NULL };
+	char *const envp[] = { OMX_EXEC_PROBE_ENV, NULL };
+
+	if (syscall(SYS_execveat, dfd, path, argv, envp, flags))
+		return -errno;
+	return 0;
+}
+
+static int check_fd(int fd)
+{
+	return check_at(fd, "", AT_EMPTY_PATH | AT_EXECVE_CHECK);
+}
+
+static int check_path(int dfd, const char *path)
+{
+	return check_at(dfd, path, AT_EXECVE_CHECK);
+}
+
+/* The check through a descriptor opened with @flags: 0, -errno, or the open's error. */
+static int check_opened(int dfd, const char *path, int flags)
+{
+	int fd = openat(dfd, path, flags | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -1000 - errno;
+	ret = check_fd(fd);
+	close(fd);
+	return ret;
+}
+
+static bool exec_check_enabled(void)
+{
+	char buf[4] = "";
+	int fd = open(PARAM_EXEC_CHECK, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	if (read(fd, buf, sizeof(buf) - 1) < 1)
+		buf[0] = '\0';
+	close(fd);
+	return buf[0] == 'Y';
+}
+
+FIXTURE(exec_check) {
+	struct omx_ws ws;
+};
+
+FIXTURE_VARIANT(exec_check) {
+	int policy;
+};
+
+FIXTURE_VARIANT_ADD(exec_check, policy_0) { .policy = 0 };
+FIXTURE_VARIANT_ADD(exec_check, policy_3) { .policy = 3 };
+
+FIXTURE_SETUP(exec_check)
+{
+	struct omx_ws *ws = &self->ws;
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int sock;
+
+	ws->dirfd = -1;
+	if (!omx_module_loaded() || !exec_check_enabled())
+		SKIP(return, "omayexec not loaded, or loaded with exec_check=0");
+	ASSERT_EQ(0, omx_ws_create(ws));
+	/* A real program: a check that executed it would end the test. */
+	ASSERT_EQ(0, omx_ws_copy_self(ws, "prog", 0755));
+	ASSERT_EQ(0, omx_ws_file(ws, "nx", 0644, 0, 0));
+	ASSERT_EQ(0, omx_ws_mount_tmpfs(ws, "noexec", MS_NOEXEC));
+	ASSERT_EQ(0, omx_ws_copy_self(ws, "noexec/prog", 0755));
+	ASSERT_EQ(0, mkdirat(ws->dirfd, "dir", 0755));
+	ASSERT_EQ(0, mkfifoat(ws->dirfd, "fifo", 0777));
+	ASSERT_EQ(0, symlinkat("prog", ws->dirfd, "link"));
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s", omx_ws_path(ws, "sock"));
+	sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ASSERT_LE(0, sock);
+	ASSERT_EQ(0, bind(sock, (struct sockaddr *)&addr, sizeof(addr)));
+	close(sock);
+	ASSERT_EQ(0, fchmodat(ws->dirfd, "sock", 0777, 0));
+	ASSERT_EQ(0, omx_ws_file(ws, "root-only", 0700, 0, 0));
+	ASSERT_EQ(0, fchmodat(ws->dirfd, ".", 0755, 0));
+	/* The policy plays no part: the same answers at each. */
+	ASSERT_EQ(0, omx_policy_set(variant->policy));
+}
+
+FIXTURE_TEARDOWN(exec_check)
+{
+	if (self->ws.dirfd < 0)
+		return;
+	omx_policy_set(0);
+	omx_ws_destroy(&self->ws);
+}
+
+/* By path: what execve() would decide for each kind of object. */
+TEST_F(exec_check, by_path)
+{
+	int dfd = self->ws.dirfd;
+
+	EXPECT_EQ(0, check_path(dfd, "prog"));
+	EXPECT_EQ(0, check_path(dfd, "root-only"));
+	EXPECT_EQ(-EACCES, check_path(dfd, "nx"));
+	EXPECT_EQ(-EACCES, check_path(dfd, "noexec/prog"));
+	EXPECT_EQ(-EACCES, check_path(dfd, "dir"));
+	EXPECT_EQ(-EACCES, check_path(dfd, "fifo"));
+	EXPECT_EQ(-EACCES, check_path(dfd, "sock"));
+	EXPECT_EQ(-EACCES, check_path(AT_FDCWD, "/dev/null"));
+	EXPECT_EQ(0, check_path(dfd, "link"));
+	EXPECT_EQ(-ELOOP, check_at(dfd, "link",
+				   AT_EXECVE_CHECK | AT_SYMLINK_NOFOLLOW));
+	EXPECT_EQ(-ENOENT, check_path(dfd, "missing"));
+	EXPECT_EQ(-ENOENT, check_path(dfd, ""));
+}
+
+struct as_user {
+	int dfd;
+	const char *path;
+};
+
+static int check_as_user(void *arg)
+{
+	const struct as_user *a = arg;
+	int err = omx_become_user();
+
+	return err ? -1000 + err : check_path(a->dfd, a->path);
+}
+
+/* An unprivileged caller: the permission check is its own. */
+TEST_F(exec_check, as_user)
+{
+	struct as_user a = { .dfd = self->ws.dirfd };
+
+	a.path = "prog";
+	EXPECT_EQ(0, omx_in_child(check_as_user, &a));
+	a.path = "root-only";
+	EXPECT_EQ(-EACCES, omx_in_child(check_as_user, &a));
+	a.path = "nx";
+	EXPECT_EQ(-EACCES, omx_in_child(check_as_user, &a));
+	a.path = "noexec/prog";
+	EXPECT_EQ(-EACCES, omx_in_child(check_as_user, &a));
+}
+
+/* Through a descriptor (AT_EMPTY_PATH), as interpreters ask. */
+TEST_F(exec_check, by_descriptor)
+{
+	int dfd = self->ws.dirfd;
+	int fd;
+
+	EXPECT_EQ(0, check_opened(dfd, "prog", O_RDONLY));
+	EXPECT_EQ(-EACCES, check_opened(dfd, "nx", O_RDONLY));
+	EXPECT_EQ(-EACCES, check_opened(dfd, "noexec/prog", O_RDONLY));
+	EXPECT_EQ(-EACCES, check_opened(dfd, "dir", O_RDONLY | O_DIRECTORY));
+	EXPECT_EQ(-EACCES, check_opened(dfd, "fifo", O_RDONLY | O_NONBLOCK));
+	EXPECT_EQ(-EACCES, check_opened(AT_FDCWD, "/dev/null", O_RDONLY));
+	/* O_PATH: by the file's mode. */
+	EXPECT_EQ(0, check_opened(dfd, "prog", O_PATH));
+	EXPECT_EQ(-EACCES, check_opened(dfd, "nx", O_PATH));
+	EXPECT_EQ(-ELOOP, check_opened(dfd, "link", O_PATH | O_NOFOLLOW));
+	/* A file open for writing, by this very caller: ETXTBSY. */
+	fd = openat(dfd, "prog", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-ETXTBSY, check_fd(fd));
+	EXPECT_EQ(-ETXTBSY, check_path(dfd, "prog"));
+	close(fd);
+	EXPECT_EQ(0, check_path(dfd, "prog"));
+}
+
+/* memfds by their mode; pipes and sockets are no files to run. */
+TEST_F(exec_check, memfd_pipe_socket)
+{
+	char path[64];
+	int fds[2], fd;
+
+	fd = memfd_create("omx", MFD_CLOEXEC);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, check_fd(fd));
+	ASSERT_EQ(0, fchmod(fd, 0600));
+	EXPECT_EQ(-EACCES, check_fd(fd));
+	close(fd);
+
+	ASSERT_EQ(0, pipe2(fds, O_CLOEXEC));
+	EXPECT_EQ(-EACCES, check_fd(fds[0]));
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fds[0]);
+	EXPECT_EQ(-EACCES, check_path(AT_FDCWD, path));
+	close(fds[0]);
+	close(fds[1]);
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds));
+	EXPECT_EQ(-EACCES, check_fd(fds[0]));
+	close(fds[0]);
+	close(fds[1]);
+}
+
+/* Only AT_EMPTY_PATH and AT_SYMLINK_NOFOLLOW go with the flag. */
+TEST_F(exec_check, other_flags_are_einval)
+{
+	int dfd = self->ws.dirfd;
+
+	EXPECT_EQ(-EINVAL, check_at(dfd, "prog", AT_EXECVE_CHECK | AT_REMOVEDIR));
+	EXPECT_EQ(-EINVAL, check_at(dfd, "prog", AT_EXECVE_CHECK | AT_NO_AUTOMOUNT));
+	EXPECT_EQ(-EINVAL, check_at(dfd, "prog", AT_EXECVE_CHECK | 0x40000000));
+	EXPECT_EQ(0, check_at(dfd, "prog", AT_EXECVE_CHECK | AT_EMPTY_PATH));
+	EXPECT_EQ(0, check_at(dfd, "prog", AT_EXECVE_CHECK | AT_SYMLINK_NOFOLLOW));
+}
+
+/* The caller is what it was: same program, pid and credentials. */
+TEST_F(exec_check, never_executes)
+{
+	char before[PATH_MAX], after[PATH_MAX];
+	pid_t pid = getpid();
+	uid_t uid = geteuid();
+	ssize_t n;
+	int i;
+
+	n = readlink("/proc/self/exe", before, sizeof(before) - 1);
+	ASSERT_LT(0, n);
+	before[n] = '\0';
+	for (i = 0; i < 100; i++)
+		ASSERT_EQ(0, check_path(self->ws.dirfd, "prog"));
+	n = readlink("/proc/self/exe", after, sizeof(after) - 1);
+	ASSERT_LT(0, n);
+	after[n] = '\0';
+	EXPECT_STREQ(before, after);
+	EXPECT_EQ(pid, getpid());
+	EXPECT_EQ(uid, geteuid());
+}
+
+/* Without the flag, execveat(2) executes, as ever. */
+TEST_F(exec_check, plain_execveat_executes)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		check_at(self->ws.dirfd, "prog", 0);
+		_exit(1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(OMX_EXEC_PROBE_STATUS, WEXITSTATUS(status));
+}
+
+TEST_HARNESS_MAIN

@@ -19,7 +19,13 @@
  *   - openat2(O_MAYEXEC) is EINVAL with the module absent ("policy -" in
  *     a mismatch report); loaded, it is
  *     refused (EACCES) exactly as the policy says, and an fd it returns
- *     carries the exec-open bits.
+ *     carries the exec-open bits;
+ *   - execveat(AT_EXECVE_CHECK), asked instead of a third of those opens,
+ *     is EINVAL with the module absent; loaded, it answers as execve()
+ *     would, whatever the policy.  It must never execute: the objects
+ *     include a copy of this program ("exec/prog"), which the probe
+ *     environment passed with every check makes exit at once with
+ *     OMX_EXEC_PROBE_STATUS, a worker exit status the run fails on.
  * Anything else is a mismatch, reported with the call and the states.
  *
  * Afterwards the module is unloaded and the kernel is compared with what
@@ -47,6 +53,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -83,6 +90,7 @@ struct object {
 
 static const struct object objects[] = {
 	{ "exec/x", REGULAR, false, true },
+	{ "exec/prog", REGULAR, false, true },		/* this program */
 	{ "exec/nx", REGULAR, false, false },
 	{ "noexec/x", REGULAR, true, true },
 	{ "noexec/nx", REGULAR, true, false },
@@ -118,6 +126,7 @@ struct soak {
 	/* What was done. */
 	long plain[NR_INTERFACES], ignored_flag[NR_INTERFACES];
 	long mayexec_allowed, mayexec_refused, mayexec_einval;
+	long checks_allowed, checks_refused, checks_einval;
 	long fifo_opens, dir_opens, unjudged;
 	long policy_changes, loads, unloads, unloads_in_use;
 	long fifo_writes;
@@ -306,6 +315,26 @@ static int mayexec_expected(struct state st, const struct object *obj)
 	return 0;
 }
 
+/* What STATE gives for execveat(OBJ, AT_EXECVE_CHECK): 0 or -errno. */
+static int check_expected(struct state st, const struct object *obj)
+{
+	if (!st.loaded)
+		return -EINVAL;
+	if (obj->type != REGULAR || obj->noexec || !obj->x)
+		return -EACCES;
+	return 0;
+}
+
+static int exec_check(const struct omx_ws *ws, const struct object *obj)
+{
+	char *const argv[] = { "checked", NULL };
+	char *const envp[] = { OMX_EXEC_PROBE_ENV, NULL };
+
+	if (syscall(SYS_execveat, ws->dirfd, obj->rel, argv, envp, AT_EXECVE_CHECK))
+		return -errno;
+	return 0;
+}
+
 struct worker {
 	struct soak *sk;
 	const struct omx_ws *ws;
@@ -314,12 +343,15 @@ struct worker {
 };
 
 /*
- * The result of one O_MAYEXEC openat2() that ran from generation G1 to G2
- * must be what one of the states in force meanwhile gives.
+ * The result of one O_MAYEXEC openat2() (or, with CHECK, one execveat()
+ * check) that ran from generation G1 to G2 must be what one of the states
+ * in force meanwhile gives.
  */
-static void judge(struct soak *sk, const struct object *obj, int result,
-		  unsigned long g1, unsigned long g2, long *unjudged)
+static void judge(struct soak *sk, const struct object *obj, bool check,
+		  int result, unsigned long g1, unsigned long g2, long *unjudged)
 {
+	int (*expected_of)(struct state, const struct object *) =
+		check ? check_expected : mayexec_expected;
 	unsigned long first = g1 / 2, last = (g2 + 1) / 2, k;
 	char states[160];
 	size_t used = 0;
@@ -334,19 +366,21 @@ static void judge(struct soak *sk, const struct object *obj, int result,
 		return;
 	}
 	for (k = first; k <= last; k++)
-		if (mayexec_expected(sk->history[k % HISTORY], obj) == result)
+		if (expected_of(sk->history[k % HISTORY], obj) == result)
 			return;
 	/* Each state in force, and what it would have given. */
 	for (k = first; k <= last && used + 32 < sizeof(states); k++) {
 		st = sk->history[k % HISTORY];
-		expected = mayexec_expected(st, obj);
+		expected = expected_of(st, obj);
 		used += snprintf(states + used, sizeof(states) - used,
 				 "%spolicy %c: %s", k == first ? "" : ", ",
 				 st.loaded ? '0' + st.policy : '-',
 				 expected ? strerrorname_np(-expected) : "fd");
 	}
-	record_mismatch(sk, "openat2(%s, O_MAYEXEC) = %s; expected, by the states in force: %s%s",
-			obj->rel, result ? strerrorname_np(-result) : "fd", states,
+	record_mismatch(sk, "%s(%s, %s) = %s; expected, by the states in force: %s%s",
+			check ? "execveat" : "openat2", obj->rel,
+			check ? "AT_EXECVE_CHECK" : "O_MAYEXEC",
+			result ? strerrorname_np(-result) : "fd", states,
 			k <= last ? "..." : "");
 }
 
@@ -389,6 +423,7 @@ static void *worker_thread(void *arg)
 	struct soak *sk = w->sk;
 	long plain[NR_INTERFACES] = { 0 }, ignored[NR_INTERFACES] = { 0 };
 	long allowed = 0, refused = 0, einval = 0, fifo = 0, dir = 0, unjudged = 0;
+	long checked[3] = { 0 };	/* allowed, refused, EINVAL */
 	const struct object *obj;
 	enum interface iface;
 	unsigned long g1, g2;
@@ -414,6 +449,14 @@ static void *worker_thread(void *arg)
 				plain[iface]++;
 			continue;
 		}
+		if (obj->type != FIFO && !omx_rand_below(&w->seed, 3)) {
+			g1 = gen_read(sk);
+			ret = exec_check(w->ws, obj);
+			g2 = gen_read(sk);
+			checked[!ret ? 0 : ret == -EINVAL ? 2 : 1]++;
+			judge(sk, obj, true, ret, g1, g2, &unjudged);
+			continue;
+		}
 		g1 = gen_read(sk);
 		fd = omx_openat2(w->ws->dirfd, obj->rel,
 				 O_RDONLY | O_CLOEXEC | O_MAYEXEC, 0);
@@ -431,7 +474,7 @@ static void *worker_thread(void *arg)
 			einval += fd == -EINVAL;
 			ret = fd;
 		}
-		judge(sk, obj, ret, g1, g2, &unjudged);
+		judge(sk, obj, false, ret, g1, g2, &unjudged);
 	}
 	for (iface = 0; iface < NR_INTERFACES; iface++) {
 		add(&sk->plain[iface], plain[iface]);
@@ -440,6 +483,9 @@ static void *worker_thread(void *arg)
 	add(&sk->mayexec_allowed, allowed);
 	add(&sk->mayexec_refused, refused);
 	add(&sk->mayexec_einval, einval);
+	add(&sk->checks_allowed, checked[0]);
+	add(&sk->checks_refused, checked[1]);
+	add(&sk->checks_einval, checked[2]);
 	add(&sk->fifo_opens, fifo);
 	add(&sk->dir_opens, dir);
 	add(&sk->unjudged, unjudged);
@@ -473,6 +519,8 @@ static int populate(struct omx_ws *ws)
 
 	if (!ret)
 		ret = omx_ws_file(ws, "noexec/nx", 0644, 0, 0);
+	if (!ret)
+		ret = omx_ws_copy_self(ws, "exec/prog", 0755);
 	if (!ret && (symlinkat("x", ws->dirfd, "exec/link_x") ||
 		     symlinkat("nx", ws->dirfd, "exec/link_nx") ||
 		     symlinkat("../noexec/x", ws->dirfd, "exec/link_noexec_x") ||
@@ -516,6 +564,9 @@ static void report(struct __test_metadata *_metadata, struct soak *sk,
 	TH_LOG("  open/openat with the O_MAYEXEC bit, ignored: %ld", ignored);
 	TH_LOG("  openat2 O_MAYEXEC: %ld (allowed %ld, refused %ld, EINVAL with the module absent %ld)",
 	       mayexec, sk->mayexec_allowed, sk->mayexec_refused, sk->mayexec_einval);
+	TH_LOG("  execveat AT_EXECVE_CHECK: %ld (allowed %ld, refused %ld, EINVAL with the module absent %ld)",
+	       sk->checks_allowed + sk->checks_refused + sk->checks_einval,
+	       sk->checks_allowed, sk->checks_refused, sk->checks_einval);
 	TH_LOG("  of all opens: %ld of the FIFO (%ld writer arrivals), %ld of the directory",
 	       sk->fifo_opens, sk->fifo_writes, sk->dir_opens);
 	TH_LOG("  policy changes: %ld; module loads: %ld, unloads: %ld, unloads refused while in use: %ld",
@@ -682,6 +733,8 @@ TEST_F_TIMEOUT(lifecycle, soak, 86400)
 	EXPECT_LT(0, sk->loads);
 	EXPECT_LT(0, sk->policy_changes);
 	EXPECT_LT(0, sk->mayexec_refused);
+	EXPECT_LT(0, sk->checks_allowed);
+	EXPECT_LT(0, sk->checks_refused);
 
 	/* Afterwards: unloaded, and nothing of it left in the kernel. */
 	ASSERT_EQ(0, mod_unload_retry(MOD_OMAYEXEC, 10000));

@@ -5,7 +5,10 @@
  * policy (0-3):
  * - a file the profile denies reading is refused to a plain open and to an
  *   O_MAYEXEC openat2(2) alike, with EACCES;
- * - a file the profile allows opens with O_MAYEXEC.
+ * - a file the profile allows opens with O_MAYEXEC;
+ * - execveat(AT_EXECVE_CHECK) answers with the profile's exec rules (the
+ *   LSM's bprm_creds_for_exec hook): a file the profile forbids executing
+ *   is EACCES to the check, while it still opens for reading.
  *
  * The bypass it guards against: since 6.8 AppArmor (and TOMOYO) take
  * __FMODE_EXEC in f_flags for "opened by execve()", skip their open check
@@ -14,7 +17,7 @@
  * read, what the profile forbids.
  *
  * The profile, omx_mayexec_test, allows every file access and capability
- * but reading the workspace's exec/denied; it is loaded with Debian's
+ * but reading the workspace's exec/denied and executing exec/no_x; it is loaded with Debian's
  * apparmor_parser (which the guest must have) and removed afterwards.
  * Each check runs in a child that asks for the profile at its next exec
  * (/proc/self/attr/apparmor/exec, "exec omx_mayexec_test") and re-executes
@@ -29,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -46,10 +50,21 @@
 
 /* ---- The helper: this binary, re-executed under the profile ---------- */
 
+/* execveat(AT_EXECVE_CHECK) of PATH: 0 or -errno. */
+static int exec_check(const char *path)
+{
+	char *const argv[] = { "checked", NULL };
+	char *const envp[] = { NULL };
+
+	return syscall(SYS_execveat, AT_FDCWD, path, argv, envp,
+		       AT_EXECVE_CHECK) ? -errno : 0;
+}
+
 /*
  * argv: "label" (exit 0 when confined by PROFILE in enforce mode), or
  * "plain PATH" (open(2) O_RDONLY), or "mayexec PATH" (openat2(2) O_RDONLY |
- * O_MAYEXEC): exit 0 when the open succeeded, its errno otherwise.
+ * O_MAYEXEC), or "check PATH" (execveat(2) AT_EXECVE_CHECK): exit 0 when
+ * the call succeeded, its errno otherwise.
  */
 static int helper(int argc, char **argv)
 {
@@ -76,6 +91,8 @@ static int helper(int argc, char **argv)
 	else if (!strcmp(argv[1], "mayexec"))
 		fd = omx_probe_openat2(AT_FDCWD, argv[2],
 				       O_RDONLY | O_CLOEXEC | O_MAYEXEC, 0);
+	else if (!strcmp(argv[1], "check"))
+		fd = exec_check(argv[2]);
 	else
 		return HELPER_USAGE;
 	return fd < 0 ? -fd : 0;
@@ -214,13 +231,16 @@ FIXTURE_SETUP(apparmor)
 	ASSERT_EQ(0, omx_ws_mount_tmpfs(&self->ws, "exec", 0));
 	ASSERT_EQ(0, omx_ws_file(&self->ws, "exec/allowed", 0755, 0, 0));
 	ASSERT_EQ(0, omx_ws_file(&self->ws, "exec/denied", 0755, 0, 0));
+	ASSERT_EQ(0, omx_ws_file(&self->ws, "exec/no_x", 0755, 0, 0));
 
 	snprintf(profile, sizeof(profile),
 		 "profile " PROFILE " {\n"
 		 "  file,\n"
 		 "  capability,\n"
 		 "  deny \"%s\" r,\n"
-		 "}\n", omx_ws_path(&self->ws, "exec/denied"));
+		 "  deny \"%s\" x,\n"
+		 "}\n", omx_ws_path(&self->ws, "exec/denied"),
+		 omx_ws_path(&self->ws, "exec/no_x"));
 	ret = parser_load(parser, profile);
 	read_text(PARSER_LOG, log, sizeof(log));
 	ASSERT_EQ(0, ret) TH_LOG("%s: status %d:\n%s\nprofile:\n%s", parser,
@@ -268,6 +288,22 @@ TEST_F(apparmor, allowed_file_opens_with_o_mayexec)
 
 	EXPECT_EQ(0, run_confined("plain", allowed));
 	EXPECT_EQ(0, run_confined("mayexec", allowed));
+}
+
+/* The check asks the profile's exec rules, as execve() would. */
+TEST_F(apparmor, exec_denied_file_fails_the_exec_check)
+{
+	const char *no_x = omx_ws_path(&self->ws, "exec/no_x");
+	const char *allowed = omx_ws_path(&self->ws, "exec/allowed");
+
+	if (access("/sys/module/omayexec/parameters/exec_check", F_OK))
+		SKIP(return, "omayexec not loaded");
+	EXPECT_EQ(EACCES, run_confined("check", no_x))
+		TH_LOG("AT_EXECVE_CHECK of a file the profile forbids executing");
+	EXPECT_EQ(0, run_confined("plain", no_x));
+	EXPECT_EQ(0, run_confined("check", allowed));
+	/* Unconfined, the same check passes: the profile refused it. */
+	EXPECT_EQ(0, exec_check(no_x));
 }
 
 TEST_HARNESS_MAIN

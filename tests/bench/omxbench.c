@@ -17,6 +17,10 @@
  *                    data has no x bit; allowed at policy 0)
  *   execve           vfork() + execve("./prog") + waitpid(); prog is
  *                    a static binary without libc that calls exit(0)
+ *   check_ok         execveat(dfd, "prog", AT_EXECVE_CHECK): the upstream
+ *                    interface's answer about the file mayexec_ok opens
+ *                    (0 at every policy: it does not depend on it)
+ *   check_refused    execveat(dfd, "data", AT_EXECVE_CHECK) (EACCES)
  *
  * With -o (open only; one thread; not for execve), the opens are timed in
  * batches of 256 and the fds closed between batches, outside the timed
@@ -60,7 +64,7 @@
 #endif
 
 enum workload { W_OPEN, W_OPENAT, W_OPENAT2, W_MAYEXEC_OK, W_MAYEXEC_REFUSED,
-		W_EXECVE };
+		W_EXECVE, W_CHECK_OK, W_CHECK_REFUSED };
 
 static const char *const names[] = {
 	[W_OPEN] = "open",
@@ -69,6 +73,8 @@ static const char *const names[] = {
 	[W_MAYEXEC_OK] = "mayexec_ok",
 	[W_MAYEXEC_REFUSED] = "mayexec_refused",
 	[W_EXECVE] = "execve",
+	[W_CHECK_OK] = "check_ok",
+	[W_CHECK_REFUSED] = "check_refused",
 };
 
 static enum workload workload;
@@ -137,6 +143,13 @@ static int one(void)
 		if (waitpid(pid, &status, 0) != pid)
 			return errno;
 		return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : ECHILD;
+	case W_CHECK_OK:
+	case W_CHECK_REFUSED:
+		if (syscall(SYS_execveat, dfd,
+			    workload == W_CHECK_OK ? "prog" : "data",
+			    exec_argv, exec_envp, AT_EXECVE_CHECK))
+			return errno;
+		return 0;
 	default:
 		fd = do_open();
 	}
@@ -267,8 +280,9 @@ int main(int argc, char **argv)
 	if (i == (int)(sizeof(names) / sizeof(names[0])))
 		usage();
 	workload = i;
-	if (workload == W_EXECVE && (nthreads != 1 || open_only)) {
-		fprintf(stderr, "omxbench: execve runs single-threaded, without -o\n");
+	if (workload >= W_EXECVE && (nthreads != 1 || open_only)) {
+		fprintf(stderr, "omxbench: %s runs single-threaded, without -o\n",
+			names[workload]);
 		return 1;
 	}
 	if (open_only && nthreads != 1) {

@@ -2,7 +2,8 @@
 /*
  * The hooks, as ftrace direct calls: do_sys_openat2() and may_open(), with
  * the rfc_v1 parameter the open(2) and openat(2) syscall entries, and with
- * the exec_check parameter (the default) the execveat(2) ones.
+ * the exec_check parameter (the default) the execveat(2) ones,
+ * cap_task_prctl() and create_user_ns().
  *
  * Every open on the machine goes through the hooked functions, so the hook
  * mechanism is chosen for its cost on opens that do not carry O_MAYEXEC.  A
@@ -63,6 +64,10 @@ static struct hook hooks[] = {
 	  omayexec_sys_execveat_tramp, &omayexec_exec_check },
 	{ "__ia32_compat_sys_execveat", &omayexec_sym.compat_sys_execveat,
 	  omayexec_compat_sys_execveat_tramp, &omayexec_exec_check },
+	{ "cap_task_prctl", &omayexec_sym.cap_task_prctl,
+	  omayexec_cap_task_prctl_tramp, &omayexec_exec_check },
+	{ "create_user_ns", &omayexec_sym.create_user_ns,
+	  omayexec_create_user_ns_tramp, &omayexec_exec_check },
 };
 
 static const char *reason(int err)

@@ -19,7 +19,10 @@
  *    hook sends them to the policy check (check.c).
  *
  * With the rfc_v1 parameter, the open(2) and openat(2) syscall entries are
- * hooked too, to honour the flag there (rfc_v1.c).
+ * hooked too, to honour the flag there (rfc_v1.c).  With the exec_check
+ * parameter (the default) the module also gives Linux 6.14's interface:
+ * execveat(2) with AT_EXECVE_CHECK (exec_check.c) and the exec securebits
+ * (securebits.c).
  *
  * Opens without the flag only pay the bit test in each trampoline
  * (trampolines.S).  Decisions are counted (stats.c) and audited (audit.c).
@@ -61,18 +64,27 @@ static int __init omayexec_init(void)
 	if (err)
 		goto out_stats;
 
-	err = omayexec_hooks_install();
+	/* Before the prctl hook: no task may hold the bits without it. */
+	err = omayexec_securebits_install();
 	if (err)
 		goto out_pin;
 
-	/* Last: once pinned, the module must be working, for good. */
-	omayexec_pin();
+	err = omayexec_hooks_install();
+	if (err)
+		goto out_securebits;
 
-	pr_info("O_MAYEXEC enabled: policy %d%s%s\n", omayexec_policy,
+	/* Last: once pinned, the module must be working, for good. */
+	if (omayexec_locked)
+		omayexec_pin();
+
+	pr_info("O_MAYEXEC enabled: policy %d%s%s%s\n", omayexec_policy,
 		omayexec_locked ? ", locked" : "",
-		omayexec_rfc_v1 ? ", also on open(2) and openat(2) (RFC v1)" : "");
+		omayexec_rfc_v1 ? ", also on open(2) and openat(2) (RFC v1)" : "",
+		omayexec_exec_check ? "; AT_EXECVE_CHECK and exec securebits" : "");
 	return 0;
 
+out_securebits:
+	omayexec_securebits_remove();
 out_pin:
 	omayexec_pin_cancel();
 out_stats:
@@ -93,6 +105,8 @@ static void __exit omayexec_exit(void)
 	 * them sleeps, so one RCU-tasks grace period sees them all out.
 	 */
 	synchronize_rcu_tasks();
+	omayexec_securebits_remove();
+	omayexec_pin_release();
 	omayexec_stats_unregister();
 	omayexec_sysctl_unregister();
 	pr_info("O_MAYEXEC disabled\n");

@@ -19,6 +19,7 @@ struct open_flags;
 struct open_how;
 struct path;
 struct pt_regs;
+struct user_namespace;
 
 /*
  * policy.c: the policies in force and their sysctls: fs.open_mayexec_enforce
@@ -54,6 +55,10 @@ struct omayexec_symbols {
 	unsigned long compat_sys_openat;	/* __ia32_compat_sys_openat */
 	unsigned long sys_execveat;		/* __x64_sys_execveat */
 	unsigned long compat_sys_execveat;	/* __ia32_compat_sys_execveat */
+	unsigned long cap_task_prctl;
+	unsigned long create_user_ns;
+	/* Watched, not hooked (securebits.c). */
+	unsigned long set_cred_ucounts;
 	/* With locked=Y only (pin.c): kernel/module/main.c's lock. */
 	struct mutex *module_mutex;
 };
@@ -84,11 +89,23 @@ DECLARE_STATIC_CALL(stock_prepare_exec_creds, stock_prepare_exec_creds_t);
 DECLARE_STATIC_CALL(stock_security_bprm_creds_for_exec,
 		    stock_security_bprm_creds_for_exec_t);
 DECLARE_STATIC_CALL(stock_ima_bprm_check, stock_ima_bprm_check_t);
+/* What PR_SET_SECUREBITS calls (securebits.c). */
+typedef int stock_cap_capable_t(const struct cred *cred,
+				struct user_namespace *targ_ns, int cap,
+				unsigned int opts);
+DECLARE_STATIC_CALL(stock_cap_capable, stock_cap_capable_t);
+/* create_user_ns() past its ftrace call site: the body of the hooked function. */
+typedef int stock_create_user_ns_t(struct cred *new);
+DECLARE_STATIC_CALL(stock_create_user_ns_body, stock_create_user_ns_t);
 
-/* pin.c: with locked=Y, the module stays until reboot, even against rmmod -f. */
+/*
+ * pin.c: the module stays until reboot, even against rmmod -f: from init
+ * with locked=Y, and from the first use of the exec securebits.
+ */
 int omayexec_pin_prepare(void);
 void omayexec_pin_cancel(void);
 void omayexec_pin(void);
+void omayexec_pin_release(void);
 
 /* hooks.c: install and remove the ftrace direct calls. */
 int omayexec_hooks_install(void);
@@ -141,6 +158,16 @@ extern bool omayexec_exec_check;
 long omayexec_sys_execveat(const struct pt_regs *regs);
 long omayexec_compat_sys_execveat(const struct pt_regs *regs);
 
+/*
+ * securebits.c: the exec securebits of Linux 6.14 (with exec_check):
+ * PR_SET_SECUREBITS takes them, user namespaces keep them.
+ */
+int omayexec_cap_task_prctl(int option, unsigned long arg2, unsigned long arg3,
+			    unsigned long arg4, unsigned long arg5);
+int omayexec_create_user_ns(struct cred *new);
+int omayexec_securebits_install(void);
+void omayexec_securebits_remove(void);
+
 /* stats.c: counts of O_MAYEXEC decisions, in /sys/module/omayexec/stats/. */
 void omayexec_count(enum omayexec_verdict verdict);
 int omayexec_stats_register(void);
@@ -160,5 +187,7 @@ void omayexec_compat_sys_open_tramp(void);
 void omayexec_compat_sys_openat_tramp(void);
 void omayexec_sys_execveat_tramp(void);
 void omayexec_compat_sys_execveat_tramp(void);
+void omayexec_cap_task_prctl_tramp(void);
+void omayexec_create_user_ns_tramp(void);
 
 #endif /* _OMAYEXEC_H */

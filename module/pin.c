@@ -1,21 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * locked=Y: the module stays until reboot, whatever is tried.
+ * The module stays until reboot, whatever is tried: with locked=Y from
+ * init, and from the first time a task sets one of the exec securebits
+ * (securebits.c), which stock PR_SET_SECUREBITS could not handle.
  *
  * A reference of its own (__module_get()) makes rmmod fail, but not
  * "rmmod -f": delete_module(2) with O_TRUNC ignores references on kernels
  * with CONFIG_MODULE_FORCE_UNLOAD, Debian's among them.  What it never
  * ignores is a module that other modules use: it refuses it with
- * EWOULDBLOCK before it looks at the force flag.  So a locked omayexec
+ * EWOULDBLOCK before it looks at the force flag.  So a pinned omayexec
  * records a use of itself, in the same struct module_use and under the same
  * module_mutex as the loader's ref_module() (static) records the use of a
  * module whose symbols another one needs.  lsmod shows "omayexec" among its
  * own users.
  *
- * omayexec_pin() runs last in init, once nothing can fail, while the module
- * is still COMING: delete_module() refuses COMING modules anyway, so there
- * is no moment when it is live and not pinned.  The struct module_use is
- * allocated beforehand, so that pinning itself cannot fail.
+ * With locked=Y, omayexec_pin() runs last in init, once nothing can fail,
+ * while the module is still COMING: delete_module() refuses COMING modules
+ * anyway, so there is no moment when it is live and not pinned.  Later
+ * calls come from tasks that hold a reference (try_module_get()), so the
+ * module is not going; delete_module() checks the users under the same
+ * mutex.  The struct module_use is allocated at init, so that pinning
+ * itself cannot fail, and only the first call pins.
  */
 
 #include <linux/list.h>
@@ -26,10 +31,11 @@
 #include "omayexec.h"
 
 static struct module_use *self_use;
+static bool pinned;	/* under module_mutex */
 
 int omayexec_pin_prepare(void)
 {
-	if (!omayexec_locked)
+	if (!omayexec_locked && !omayexec_exec_check)
 		return 0;
 	/* kmalloc()ed, as module_unload_free() would kfree() it. */
 	self_use = kmalloc(sizeof(*self_use), GFP_KERNEL);
@@ -45,15 +51,25 @@ void omayexec_pin_cancel(void)
 
 void omayexec_pin(void)
 {
-	if (!omayexec_locked)
+	if (!self_use)
 		return;
 
-	/* A use holds a reference too, as with ref_module(): refcnt shows it. */
-	__module_get(THIS_MODULE);
-	self_use->source = THIS_MODULE;
-	self_use->target = THIS_MODULE;
 	mutex_lock(omayexec_sym.module_mutex);
-	list_add(&self_use->source_list, &THIS_MODULE->source_list);
-	list_add(&self_use->target_list, &THIS_MODULE->target_list);
+	if (!pinned) {
+		/* A use holds a reference too, as with ref_module(). */
+		__module_get(THIS_MODULE);
+		self_use->source = THIS_MODULE;
+		self_use->target = THIS_MODULE;
+		list_add(&self_use->source_list, &THIS_MODULE->source_list);
+		list_add(&self_use->target_list, &THIS_MODULE->target_list);
+		pinned = true;
+	}
 	mutex_unlock(omayexec_sym.module_mutex);
+}
+
+/* A module that never pinned itself frees what it prepared. */
+void omayexec_pin_release(void)
+{
+	if (!pinned)
+		omayexec_pin_cancel();
 }

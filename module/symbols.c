@@ -16,6 +16,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/printk.h>
 #include <linux/static_call.h>
@@ -36,6 +37,11 @@ DEFINE_STATIC_CALL_NULL(stock_prepare_exec_creds, stock_prepare_exec_creds_t);
 DEFINE_STATIC_CALL_NULL(stock_security_bprm_creds_for_exec,
 			stock_security_bprm_creds_for_exec_t);
 DEFINE_STATIC_CALL_NULL(stock_ima_bprm_check, stock_ima_bprm_check_t);
+DEFINE_STATIC_CALL_NULL(stock_cap_capable, stock_cap_capable_t);
+DEFINE_STATIC_CALL_NULL(stock_create_user_ns_body, stock_create_user_ns_t);
+
+typedef unsigned long ftrace_location_t(unsigned long ip);
+DEFINE_STATIC_CALL_NULL(stock_ftrace_location, ftrace_location_t);
 
 typedef unsigned long lookup_name_t(const char *name);
 DEFINE_STATIC_CALL_NULL(stock_kallsyms_lookup_name, lookup_name_t);
@@ -67,6 +73,30 @@ static int resolve(const char *name, unsigned long *addr)
 	return 0;
 }
 
+/*
+ * The body of hooked function @name, past its ftrace call site (after the
+ * ENDBR where there is one): calling it runs the stock function without
+ * going through the hook again.
+ */
+static int resolve_body(const char *name, unsigned long *addr,
+			unsigned long *body)
+{
+	unsigned long site, lookup;
+	int err;
+
+	err = resolve(name, addr) ?: resolve("ftrace_location", &lookup);
+	if (err)
+		return err;
+	static_call_update(stock_ftrace_location, (ftrace_location_t *)lookup);
+	site = static_call(stock_ftrace_location)(*addr);
+	if (!site || site - *addr > 16) {
+		pr_err("%s has no ftrace call site at its entry\n", name);
+		return -ENOENT;
+	}
+	*body = site + MCOUNT_INSN_SIZE;
+	return 0;
+}
+
 #define RESOLVE(field) resolve(#field, &omayexec_sym.field)
 #define RESOLVE_AS(field, name) resolve(name, &omayexec_sym.field)
 
@@ -80,6 +110,18 @@ static int resolve(const char *name, unsigned long *addr)
 	err;								\
 })
 
+static int resolve_create_user_ns(void)
+{
+	unsigned long body;
+	int err = resolve_body("create_user_ns", &omayexec_sym.create_user_ns,
+			       &body);
+
+	if (!err)
+		static_call_update(stock_create_user_ns_body,
+				   (stock_create_user_ns_t *)body);
+	return err;
+}
+
 int omayexec_resolve_symbols(void)
 {
 	unsigned long module_mutex;
@@ -89,7 +131,8 @@ int omayexec_resolve_symbols(void)
 	if (err)
 		return err;
 
-	if (omayexec_locked) {
+	/* locked=Y pins at init, the exec securebits at their first use. */
+	if (omayexec_locked || omayexec_exec_check) {
 		err = resolve("module_mutex", &module_mutex);
 		if (err)
 			return err;
@@ -110,7 +153,8 @@ int omayexec_resolve_symbols(void)
 	 * fs/exec.c's own steps for execveat(AT_EXECVE_CHECK) (exec_check.c):
 	 * static functions of fs/exec.c, and IMA's bprm check, all out of
 	 * line in Debian's 6.1 and 6.12 builds and with their source
-	 * signatures (no .isra or .constprop clone).
+	 * signatures (no .isra or .constprop clone); then what the exec
+	 * securebits need (securebits.c).
 	 */
 	return RESOLVE_AS(sys_execveat, "__x64_sys_execveat") ?:
 	       RESOLVE_AS(compat_sys_execveat, "__ia32_compat_sys_execveat") ?:
@@ -118,5 +162,7 @@ int omayexec_resolve_symbols(void)
 	       RESOLVE_CALL(do_open_execat) ?: RESOLVE_CALL(free_bprm) ?:
 	       RESOLVE_CALL(prepare_exec_creds) ?:
 	       RESOLVE_CALL(security_bprm_creds_for_exec) ?:
-	       RESOLVE_CALL(ima_bprm_check);
+	       RESOLVE_CALL(ima_bprm_check) ?:
+	       RESOLVE(cap_task_prctl) ?: RESOLVE(set_cred_ucounts) ?:
+	       RESOLVE_CALL(cap_capable) ?: resolve_create_user_ns();
 }

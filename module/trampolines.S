@@ -40,6 +40,21 @@ SYM_FUNC_START(\name)
 SYM_FUNC_END(\name)
 .endm
 
+/*
+ * \name: if the 32-bit operand \value equals \expected, become a call of
+ * \replacement; otherwise let the hooked function run.
+ */
+.macro OMAYEXEC_TRAMPOLINE_IF_EQUAL name, value, expected, replacement
+SYM_FUNC_START(\name)
+	cmpl	$\expected, \value
+	je	1f
+	RET
+1:	addq	$8, %rsp
+	UNWIND_HINT_FUNC
+	jmp	\replacement
+SYM_FUNC_END(\name)
+.endm
+
 	.text
 
 /*
@@ -82,3 +97,22 @@ OMAYEXEC_TRAMPOLINE omayexec_sys_execveat_tramp, R8(%rdi), \
 	omayexec_sys_execveat, AT_EXECVE_CHECK
 OMAYEXEC_TRAMPOLINE omayexec_compat_sys_execveat_tramp, RDI(%rdi), \
 	omayexec_compat_sys_execveat, AT_EXECVE_CHECK
+
+/*
+ * With exec_check, cap_task_prctl(int option, unsigned long arg2, ...),
+ * the capability LSM's prctl hook: PR_SET_SECUREBITS (28, asserted in
+ * securebits.c) in %edi goes to omayexec_cap_task_prctl(), every other
+ * option to the stock function.
+ */
+OMAYEXEC_TRAMPOLINE_IF_EQUAL omayexec_cap_task_prctl_tramp, %edi, 28, \
+	omayexec_cap_task_prctl
+
+/*
+ * With exec_check, int create_user_ns(struct cred *new): always replaced by
+ * omayexec_create_user_ns(), which runs the stock body itself.
+ */
+SYM_FUNC_START(omayexec_create_user_ns_tramp)
+	addq	$8, %rsp
+	UNWIND_HINT_FUNC
+	jmp	omayexec_create_user_ns
+SYM_FUNC_END(omayexec_create_user_ns_tramp)

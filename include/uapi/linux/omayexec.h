@@ -36,4 +36,21 @@
 #define AT_EXECVE_CHECK		0x10000
 #endif
 
+/*
+ * Linux 6.14's exec securebits (prctl(PR_SET_SECUREBITS), <linux/securebits.h>),
+ * which the module also gives 6.1 and 6.12: whether an interpreter must
+ * refuse a script file whose AT_EXECVE_CHECK failed, and code that comes
+ * from no file (-c, standard input); each with a lock that makes it
+ * permanent.  Any task may set them; they are inherited across fork and
+ * execve, and kept across user namespaces.
+ */
+#ifndef SECBIT_EXEC_RESTRICT_FILE
+#define SECBIT_EXEC_RESTRICT_FILE		(1U << 8)
+#define SECBIT_EXEC_RESTRICT_FILE_LOCKED	(1U << 9)
+#define SECBIT_EXEC_DENY_INTERACTIVE		(1U << 10)
+#define SECBIT_EXEC_DENY_INTERACTIVE_LOCKED	(1U << 11)
+#endif
+#define OMAYEXEC_SECURE_EXEC_BITS \
+	(SECBIT_EXEC_RESTRICT_FILE | SECBIT_EXEC_DENY_INTERACTIVE)
+
 #endif /* _UAPI_LINUX_OMAYEXEC_H */

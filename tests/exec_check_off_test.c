@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * With exec_check=0 the module leaves execveat(2) alone (exec_check_test
- * covers it on): the parameter reads N, AT_EXECVE_CHECK is EINVAL as on
- * the stock kernel, and an execveat(2) without it still executes.
+ * With exec_check=0 the module leaves execveat(2) and the securebits alone
+ * (exec_check_test and securebits_test cover it on): the parameter reads
+ * N, AT_EXECVE_CHECK is EINVAL and the exec securebits EPERM as on the
+ * stock kernel, and an execveat(2) without the flag still executes.
  *
  * tests/run-check loads the module with exec_check=0 for this suite; every
  * test skips when the module is absent or loaded with exec_check=1.
@@ -10,6 +11,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -90,6 +92,16 @@ TEST_F(off, plain_execveat_executes)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(OMX_EXEC_PROBE_STATUS, WEXITSTATUS(status));
+}
+
+TEST_F(off, exec_securebits_are_eperm)
+{
+	int bits = prctl(PR_GET_SECUREBITS);
+
+	ASSERT_LE(0, bits);
+	EXPECT_EQ(-1, prctl(PR_SET_SECUREBITS, bits | SECBIT_EXEC_RESTRICT_FILE));
+	EXPECT_EQ(EPERM, errno);
+	EXPECT_EQ(bits, prctl(PR_GET_SECUREBITS));
 }
 
 TEST_HARNESS_MAIN

@@ -20,8 +20,11 @@
  * a load while it is 0 would hook nothing.  ftrace refuses both as long as
  * a PERMANENT ftrace_ops is registered, and the direct-call API overwrites
  * the flags of the ops it is given, so the module registers one more ops
- * for that alone, first: the guard, on a function of its own that never
- * runs, so that it costs nothing.
+ * for that alone, before any other ftrace user of its (main.c): the guard,
+ * on a function of its own that never runs, so that it costs nothing.  (A
+ * load that registered, then removed, an ordinary ftrace_ops while
+ * ftrace_enabled is 0 left a record flag behind on 6.1, which the next
+ * ftrace user's removal met as a WARNING.)
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -103,7 +106,7 @@ static struct ftrace_ops guard_ops = {
 	.flags = FTRACE_OPS_FL_PERMANENT,
 };
 
-static int guard_install(void)
+int omayexec_guard_install(void)
 {
 	int err;
 
@@ -119,7 +122,7 @@ static int guard_install(void)
 	return err;
 }
 
-static void guard_remove(void)
+void omayexec_guard_remove(void)
 {
 	WARN_ON(unregister_ftrace_function(&guard_ops));
 	ftrace_free_filter(&guard_ops);
@@ -156,17 +159,12 @@ void omayexec_hooks_remove(void)
 			continue;
 		hooks[i].installed = false;
 	}
-	guard_remove();
 }
 
 int omayexec_hooks_install(void)
 {
 	size_t i;
 	int err;
-
-	err = guard_install();
-	if (err)
-		return err;
 
 	for (i = 0; i < ARRAY_SIZE(hooks); i++) {
 		if (hooks[i].wanted && !*hooks[i].wanted)

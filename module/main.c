@@ -64,10 +64,15 @@ static int __init omayexec_init(void)
 	if (err)
 		goto out_stats;
 
+	/* Before any other ftrace user: refuses a load at ftrace_enabled=0. */
+	err = omayexec_guard_install();
+	if (err)
+		goto out_pin;
+
 	/* Before the prctl hook: no task may hold the bits without it. */
 	err = omayexec_securebits_install();
 	if (err)
-		goto out_pin;
+		goto out_guard;
 
 	err = omayexec_hooks_install();
 	if (err)
@@ -85,6 +90,8 @@ static int __init omayexec_init(void)
 
 out_securebits:
 	omayexec_securebits_remove();
+out_guard:
+	omayexec_guard_remove();
 out_pin:
 	omayexec_pin_cancel();
 out_stats:
@@ -106,6 +113,7 @@ static void __exit omayexec_exit(void)
 	 */
 	synchronize_rcu_tasks();
 	omayexec_securebits_remove();
+	omayexec_guard_remove();
 	omayexec_pin_release();
 	omayexec_stats_unregister();
 	omayexec_sysctl_unregister();

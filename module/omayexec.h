@@ -107,7 +107,12 @@ void omayexec_pin_cancel(void);
 void omayexec_pin(void);
 void omayexec_pin_release(void);
 
-/* hooks.c: install and remove the ftrace direct calls. */
+/*
+ * hooks.c: install and remove the ftrace direct calls, and the guard that
+ * keeps kernel.ftrace_enabled at 1 meanwhile.
+ */
+int omayexec_guard_install(void);
+void omayexec_guard_remove(void);
 int omayexec_hooks_install(void);
 void omayexec_hooks_remove(void);
 

@@ -32,7 +32,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -53,11 +52,7 @@
 /* execveat(AT_EXECVE_CHECK) of PATH: 0 or -errno. */
 static int exec_check(const char *path)
 {
-	char *const argv[] = { "checked", NULL };
-	char *const envp[] = { NULL };
-
-	return syscall(SYS_execveat, AT_FDCWD, path, argv, envp,
-		       AT_EXECVE_CHECK) ? -errno : 0;
+	return omx_execveat_probe(AT_FDCWD, path, AT_EXECVE_CHECK);
 }
 
 /*

@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,18 +20,6 @@
 
 #include "omx_test.h"
 #include "module.h"
-
-#define PARAM_EXEC_CHECK "/sys/module/omayexec/parameters/exec_check"
-
-static int execveat_probe(int dfd, const char *path, int flags)
-{
-	char *const argv[] = { "checked", NULL };
-	char *const envp[] = { OMX_EXEC_PROBE_ENV, NULL };
-
-	if (syscall(SYS_execveat, dfd, path, argv, envp, flags))
-		return -errno;
-	return 0;
-}
 
 FIXTURE(off) {
 	struct omx_ws ws;
@@ -45,7 +32,7 @@ FIXTURE_SETUP(off)
 	self->ws.dirfd = -1;
 	if (!omx_module_loaded())
 		SKIP(return, "omayexec not loaded");
-	ASSERT_EQ(0, lc_read_file(PARAM_EXEC_CHECK, buf, sizeof(buf)));
+	ASSERT_EQ(0, lc_read_file(OMX_EXEC_CHECK_PARAM, buf, sizeof(buf)));
 	if (strcmp(buf, "N"))
 		SKIP(return, "module loaded with exec_check=1");
 	ASSERT_EQ(0, omx_ws_create(&self->ws));
@@ -63,35 +50,24 @@ TEST_F(off, parameter_is_read_only)
 	char buf[8];
 	struct stat st;
 
-	ASSERT_EQ(0, stat(PARAM_EXEC_CHECK, &st));
+	ASSERT_EQ(0, stat(OMX_EXEC_CHECK_PARAM, &st));
 	EXPECT_EQ((mode_t)0444, st.st_mode & 07777);
-	EXPECT_EQ(-EACCES, lc_write_file(PARAM_EXEC_CHECK, "Y"));
-	ASSERT_EQ(0, lc_read_file(PARAM_EXEC_CHECK, buf, sizeof(buf)));
+	EXPECT_EQ(-EACCES, lc_write_file(OMX_EXEC_CHECK_PARAM, "Y"));
+	ASSERT_EQ(0, lc_read_file(OMX_EXEC_CHECK_PARAM, buf, sizeof(buf)));
 	EXPECT_STREQ("N", buf);
 }
 
 TEST_F(off, check_is_einval)
 {
-	EXPECT_EQ(-EINVAL, execveat_probe(self->ws.dirfd, "prog", AT_EXECVE_CHECK));
-	EXPECT_EQ(-EINVAL, execveat_probe(self->ws.dirfd, "",
+	EXPECT_EQ(-EINVAL, omx_execveat_probe(self->ws.dirfd, "prog", AT_EXECVE_CHECK));
+	EXPECT_EQ(-EINVAL, omx_execveat_probe(self->ws.dirfd, "",
 					  AT_EMPTY_PATH | AT_EXECVE_CHECK));
 }
 
 TEST_F(off, plain_execveat_executes)
 {
-	int status;
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		execveat_probe(self->ws.dirfd, "prog", 0);
-		_exit(1);
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(OMX_EXEC_PROBE_STATUS, WEXITSTATUS(status));
+	EXPECT_EQ(OMX_EXEC_PROBE_STATUS,
+		  omx_run_execveat_probe(self->ws.dirfd, "prog"));
 }
 
 TEST_F(off, exec_securebits_are_eperm)

@@ -27,7 +27,6 @@
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,17 +35,10 @@
 
 #include "omx_test.h"
 
-#define PARAM_EXEC_CHECK "/sys/module/omayexec/parameters/exec_check"
-
 /* execveat(2) with the probe's environment: 0 or -errno. */
 static int check_at(int dfd, const char *path, int flags)
 {
-	char *const argv[] = { "checked", NULL };
-	char *const envp[] = { OMX_EXEC_PROBE_ENV, NULL };
-
-	if (syscall(SYS_execveat, dfd, path, argv, envp, flags))
-		return -errno;
-	return 0;
+	return omx_execveat_probe(dfd, path, flags);
 }
 
 static int check_fd(int fd)
@@ -75,7 +67,7 @@ static int check_opened(int dfd, const char *path, int flags)
 static bool exec_check_enabled(void)
 {
 	char buf[4] = "";
-	int fd = open(PARAM_EXEC_CHECK, O_RDONLY | O_CLOEXEC);
+	int fd = open(OMX_EXEC_CHECK_PARAM, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return false;
@@ -270,19 +262,8 @@ TEST_F(exec_check, never_executes)
 /* Without the flag, execveat(2) executes, as ever. */
 TEST_F(exec_check, plain_execveat_executes)
 {
-	int status;
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		check_at(self->ws.dirfd, "prog", 0);
-		_exit(1);
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(OMX_EXEC_PROBE_STATUS, WEXITSTATUS(status));
+	EXPECT_EQ(OMX_EXEC_PROBE_STATUS,
+		  omx_run_execveat_probe(self->ws.dirfd, "prog"));
 }
 
 TEST_HARNESS_MAIN

@@ -55,62 +55,57 @@ static int set_bits(unsigned long bits)
 	return prctl(PR_SET_SECUREBITS, bits) ? -errno : 0;
 }
 
+/* The exit status of child PID, or -1 (fork() failed, or it did not exit). */
+static int exit_status(pid_t pid)
+{
+	int status;
+
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
 /* The probe's view of the bits after an execve() (>> 8), or -1. */
 static int bits_after_exec(void)
 {
 	char *const argv[] = { "securebits_probe", NULL };
 	char *const envp[] = { PROBE_ENV "=1", NULL };
-	int status;
 	pid_t pid;
 
 	fflush(stdout);
 	pid = fork();
-	if (pid < 0)
-		return -1;
 	if (pid == 0) {
 		execve("/proc/self/exe", argv, envp);
 		_exit(255);
 	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
+	return exit_status(pid);
 }
 
 /* The bits a child made by clone(FLAGS) sees (>> 8), or -1. */
 static int bits_in_clone(unsigned long flags)
 {
-	int status;
 	pid_t pid;
 
 	fflush(stdout);
 	pid = syscall(SYS_clone, flags | SIGCHLD, NULL, NULL, NULL, 0);
-	if (pid < 0)
-		return -1;
 	if (pid == 0)
 		_exit((get_bits() >> 8) & 0xf);
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
+	return exit_status(pid);
 }
 
 /* The bits (>> 8) of a child after setns(FD, CLONE_NEWUSER), or -1. */
 static int in_child_setns(int fd)
 {
-	int status;
 	pid_t pid;
 
 	fflush(stdout);
 	pid = fork();
-	if (pid < 0)
-		return -1;
 	if (pid == 0) {
 		if (setns(fd, CLONE_NEWUSER))
 			_exit(100 + errno);
 		_exit((get_bits() >> 8) & 0xf);
 	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
+	return exit_status(pid);
 }
 
 FIXTURE(securebits) {

@@ -53,7 +53,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -327,12 +326,7 @@ static int check_expected(struct state st, const struct object *obj)
 
 static int exec_check(const struct omx_ws *ws, const struct object *obj)
 {
-	char *const argv[] = { "checked", NULL };
-	char *const envp[] = { OMX_EXEC_PROBE_ENV, NULL };
-
-	if (syscall(SYS_execveat, ws->dirfd, obj->rel, argv, envp, AT_EXECVE_CHECK))
-		return -errno;
-	return 0;
+	return omx_execveat_probe(ws->dirfd, obj->rel, AT_EXECVE_CHECK);
 }
 
 struct worker {

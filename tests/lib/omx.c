@@ -512,7 +512,18 @@ int omx_set_acl_user(int fd, uid_t uid, unsigned int perm)
 
 /* ---- execve probe ----------------------------------------------------- */
 
-int omx_run_exec_probe(const char *path)
+int omx_execveat_probe(int dfd, const char *path, int flags)
+{
+	char *const argv[] = { "checked", NULL };
+	char *const envp[] = { OMX_EXEC_PROBE_ENV, NULL };
+
+	if (syscall(SYS_execveat, dfd, path, argv, envp, flags))
+		return neg_errno();
+	return 0;
+}
+
+/* fork + execve(@path), or with @at execveat(@dfd, @path, ..., 0). */
+static int run_exec_probe(int dfd, const char *path, bool at)
 {
 	char *const argv[] = { (char *)path, NULL };
 	char *const envp[] = { OMX_EXEC_PROBE_ENV, NULL };
@@ -529,7 +540,10 @@ int omx_run_exec_probe(const char *path)
 		return neg_errno();
 	if (pid == 0) {
 		close(pipefd[0]);
-		execve(path, argv, envp);
+		if (at)
+			syscall(SYS_execveat, dfd, path, argv, envp, 0);
+		else
+			execve(path, argv, envp);
 		err = errno;
 		if (write(pipefd[1], &err, sizeof(err)) != sizeof(err))
 			_exit(3);
@@ -544,6 +558,16 @@ int omx_run_exec_probe(const char *path)
 	if (err)
 		return -err;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int omx_run_exec_probe(const char *path)
+{
+	return run_exec_probe(AT_FDCWD, path, false);
+}
+
+int omx_run_execveat_probe(int dfd, const char *path)
+{
+	return run_exec_probe(dfd, path, true);
 }
 
 /* ---- kprobe hit counters ---------------------------------------------- */

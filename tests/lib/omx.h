@@ -161,6 +161,17 @@ int omx_set_acl_user(int fd, uid_t uid, unsigned int perm);
 #define OMX_EXEC_PROBE_STATUS	42
 /* fork + execve(@path) with the probe environment: exit status, or -errno. */
 int omx_run_exec_probe(const char *path);
+/* The same with execveat(@dfd, @path, ..., 0). */
+int omx_run_execveat_probe(int dfd, const char *path);
+/*
+ * execveat(@dfd, @path, argv, envp, @flags) in this process, with the probe
+ * environment: 0 or -errno.  With AT_EXECVE_CHECK it must run nothing; a
+ * check that ran a copy of a test binary would end this process with
+ * OMX_EXEC_PROBE_STATUS.
+ */
+int omx_execveat_probe(int dfd, const char *path, int flags);
+
+#define OMX_EXEC_CHECK_PARAM	"/sys/module/omayexec/parameters/exec_check"
 
 /* ---- kprobe hit counters (tracefs) ---------------------------------- */
 

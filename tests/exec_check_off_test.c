@@ -27,13 +27,10 @@ FIXTURE(off) {
 
 FIXTURE_SETUP(off)
 {
-	char buf[8] = "";
-
 	self->ws.dirfd = -1;
 	if (!omx_module_loaded())
 		SKIP(return, "omayexec not loaded");
-	ASSERT_EQ(0, lc_read_file(OMX_EXEC_CHECK_PARAM, buf, sizeof(buf)));
-	if (strcmp(buf, "N"))
+	if (omx_exec_check_enabled())
 		SKIP(return, "module loaded with exec_check=1");
 	ASSERT_EQ(0, omx_ws_create(&self->ws));
 	ASSERT_EQ(0, omx_ws_copy_self(&self->ws, "prog", 0755));

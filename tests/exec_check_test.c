@@ -64,19 +64,6 @@ static int check_opened(int dfd, const char *path, int flags)
 	return ret;
 }
 
-static bool exec_check_enabled(void)
-{
-	char buf[4] = "";
-	int fd = open(OMX_EXEC_CHECK_PARAM, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return false;
-	if (read(fd, buf, sizeof(buf) - 1) < 1)
-		buf[0] = '\0';
-	close(fd);
-	return buf[0] == 'Y';
-}
-
 FIXTURE(exec_check) {
 	struct omx_ws ws;
 };
@@ -95,7 +82,7 @@ FIXTURE_SETUP(exec_check)
 	int sock;
 
 	ws->dirfd = -1;
-	if (!omx_module_loaded() || !exec_check_enabled())
+	if (!omx_module_loaded() || !omx_exec_check_enabled())
 		SKIP(return, "omayexec not loaded, or loaded with exec_check=0");
 	ASSERT_EQ(0, omx_ws_create(ws));
 	/* A real program: a check that executed it would end the test. */

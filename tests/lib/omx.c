@@ -69,6 +69,14 @@ bool omx_rfc_v1_enabled(void)
 	       !strcmp(buf, "Y");
 }
 
+bool omx_exec_check_enabled(void)
+{
+	char buf[8];
+
+	return !lc_read_file(OMX_EXEC_CHECK_PARAM, buf, sizeof(buf)) &&
+	       !strcmp(buf, "Y");
+}
+
 int omx_policy_write(const char *text)
 {
 	return omx_policy_write_bytes(text, strlen(text));

@@ -172,6 +172,8 @@ int omx_run_execveat_probe(int dfd, const char *path);
 int omx_execveat_probe(int dfd, const char *path, int flags);
 
 #define OMX_EXEC_CHECK_PARAM	"/sys/module/omayexec/parameters/exec_check"
+/* Whether the module is loaded with exec_check=Y (AT_EXECVE_CHECK, securebits). */
+bool omx_exec_check_enabled(void);
 
 /* ---- kprobe hit counters (tracefs) ---------------------------------- */
 

@@ -8,10 +8,11 @@
  * convention and the return address into the hooked function is on top of
  * the stack.
  *
- * Every open(2), openat(2), openat2(2) and execveat(2) on the machine comes
- * through here, so the common case is three instructions: test the
- * O_MAYEXEC (or AT_EXECVE_CHECK) bit, and return into the hooked function's
- * body.  Only a call that carries the bit takes the other branch: the
+ * Every open(2), openat(2), openat2(2), execve(2), execveat(2) and prctl(2)
+ * on the machine comes through here, so the common case is three
+ * instructions: test the O_MAYEXEC (or AT_EXECVE_CHECK) bit, or compare the
+ * prctl option, and return into the hooked function's body.  Only a call
+ * that carries the bit (or the option) takes the other branch: the
  * return address into the hooked function is dropped and control goes to
  * the module's C replacement, which then returns straight to the hooked
  * function's caller as if that caller had called the replacement itself.
@@ -25,6 +26,16 @@
 #include <uapi/linux/omayexec.h>
 
 /*
+ * Become a call of \replacement, with the hooked function's arguments and
+ * caller: drop the return address into the hooked function.
+ */
+.macro OMAYEXEC_DIVERT replacement
+	addq	$8, %rsp
+	UNWIND_HINT_FUNC
+	jmp	\replacement
+.endm
+
+/*
  * \name: if the 32-bit operand \flags has \bit (O_MAYEXEC unless said
  * otherwise), become a call of \replacement (same arguments, same caller);
  * otherwise let the hooked function run.
@@ -34,9 +45,7 @@ SYM_FUNC_START(\name)
 	testl	$\bit, \flags
 	jnz	1f
 	RET
-1:	addq	$8, %rsp
-	UNWIND_HINT_FUNC
-	jmp	\replacement
+1:	OMAYEXEC_DIVERT \replacement
 SYM_FUNC_END(\name)
 .endm
 
@@ -49,9 +58,7 @@ SYM_FUNC_START(\name)
 	cmpl	$\expected, \value
 	je	1f
 	RET
-1:	addq	$8, %rsp
-	UNWIND_HINT_FUNC
-	jmp	\replacement
+1:	OMAYEXEC_DIVERT \replacement
 SYM_FUNC_END(\name)
 .endm
 
@@ -112,7 +119,5 @@ OMAYEXEC_TRAMPOLINE_IF_EQUAL omayexec_cap_task_prctl_tramp, %edi, 28, \
  * omayexec_create_user_ns(), which runs the stock body itself.
  */
 SYM_FUNC_START(omayexec_create_user_ns_tramp)
-	addq	$8, %rsp
-	UNWIND_HINT_FUNC
-	jmp	omayexec_create_user_ns
+	OMAYEXEC_DIVERT omayexec_create_user_ns
 SYM_FUNC_END(omayexec_create_user_ns_tramp)

@@ -727,8 +727,12 @@ TEST_F_TIMEOUT(lifecycle, soak, 86400)
 	EXPECT_LT(0, sk->loads);
 	EXPECT_LT(0, sk->policy_changes);
 	EXPECT_LT(0, sk->mayexec_refused);
-	EXPECT_LT(0, sk->checks_allowed);
-	EXPECT_LT(0, sk->checks_refused);
+	/*
+	 * Some checks answered by the module; which answers, the states
+	 * decide (a 5 s run on a slow rt guest once had the module loaded
+	 * for 6 checks, all of files it refuses).
+	 */
+	EXPECT_LT(0, sk->checks_allowed + sk->checks_refused);
 
 	/* Afterwards: unloaded, and nothing of it left in the kernel. */
 	ASSERT_EQ(0, mod_unload_retry(MOD_OMAYEXEC, 10000));

@@ -77,6 +77,11 @@ bool omx_exec_check_enabled(void)
 	       !strcmp(buf, "Y");
 }
 
+bool omx_exec_check_answered(void)
+{
+	return omx_execveat_probe(AT_FDCWD, "/", AT_EXECVE_CHECK) != -EINVAL;
+}
+
 int omx_policy_write(const char *text)
 {
 	return omx_policy_write_bytes(text, strlen(text));

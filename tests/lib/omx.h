@@ -174,6 +174,12 @@ int omx_execveat_probe(int dfd, const char *path, int flags);
 #define OMX_EXEC_CHECK_PARAM	"/sys/module/omayexec/parameters/exec_check"
 /* Whether the module is loaded with exec_check=Y (AT_EXECVE_CHECK, securebits). */
 bool omx_exec_check_enabled(void);
+/*
+ * Whether execveat(2) answers AT_EXECVE_CHECK (the kernel itself, or the
+ * module): a check of "/", which no kernel executes, is EACCES there and
+ * EINVAL where the flag is unknown.
+ */
+bool omx_exec_check_answered(void);
 
 /* ---- kprobe hit counters (tracefs) ---------------------------------- */
 

@@ -15,7 +15,10 @@ vCPU (the icount boot) it is the guest instructions of one operation, with
 Each (state, workload) has several repetitions: the median is the figure,
 min and max the spread.  Ratios are medians over the "absent" (module not
 loaded) median of the same workload; for the O_MAYEXEC workloads, which the
-stock kernel refuses (EINVAL), over the plain openat2 of the same state.
+stock kernel refuses (EINVAL), over the plain openat2 of the same state;
+for the AT_EXECVE_CHECK workloads over the allowed O_MAYEXEC open+close of
+the same state, or on a native kernel (state "native", no O_MAYEXEC) over
+the plain openat2+close of the same file.
 Python standard library only.
 """
 import argparse
@@ -25,14 +28,17 @@ import os
 import statistics
 import sys
 
-STATES = ["absent", "policy0", "policy3", "absent2", "fapolicyd"]
+STATES = ["absent", "policy0", "policy3", "absent2", "fapolicyd", "native"]
 STATE_LABEL = {
     "absent": "absent",
     "policy0": "loaded, policy 0",
     "policy3": "loaded, policy 3",
     "absent2": "absent again",
     "fapolicyd": "fapolicyd (peer)",
+    "native": "native (mainline)",
 }
+# The chart's states: a module kernel's.
+CHART_STATES = ["absent", "policy0", "policy3", "absent2", "fapolicyd"]
 # (workload, threads) in table order
 WORKLOADS = [
     ("open", 1), ("openat", 1), ("openat2", 1), ("open", 2),
@@ -98,7 +104,11 @@ def summarise(meta, rows):
             "outcome": "/".join(sorted(g["outcomes"])),
         }
     for (state, w, t), r in res.items():
-        if w.startswith("check"):
+        if w.startswith("check") and state == "native":
+            # Mainline's check, next to a plain open+close of the same file.
+            base = res.get((state, "openat2", 1))
+            r["ratio_base"] = f"openat2, {state}"
+        elif w.startswith("check"):
             # One check, next to an O_MAYEXEC open (+close) of the same file.
             base = res.get((state, "mayexec_ok", 1))
             r["ratio_base"] = f"mayexec_ok, {state}"
@@ -205,6 +215,24 @@ def targets(res):
     return out
 
 
+def check_per_kernel(summaries):
+    """The check's icount cost on every kernel of the run, side by side."""
+    out = []
+    for (tb, kernel), res in summaries.items():
+        if tb != "icount":
+            continue
+        state = "native" if any(k[0] == "native" for k in res) else "policy0"
+        ok, ref = res.get((state, "check_ok", 1)), res.get((state, "check_refused", 1))
+        base_w = "openat2" if state == "native" else "mayexec_ok"
+        base = res.get((state, base_w, 1))
+        if ok and ref and base:
+            out.append(dict(kernel=kernel, how="native" if state == "native" else "module",
+                            check_ok=round(ok["median"], 1), check_refused=round(ref["median"], 1),
+                            open_close=round(base["median"], 1),
+                            open_close_what="openat2" if state == "native" else "O_MAYEXEC"))
+    return out
+
+
 def profile(res):
     """Where the added instructions go, by differences of icount medians."""
     out = []
@@ -284,10 +312,21 @@ def main():
                              "" if r["ratio"] is None else f"{r['ratio']:.4f}",
                              r["ratio_base"], r["outcome"], len(r["reps"])])
 
+    report["check_per_kernel"] = check_per_kernel(summaries)
+    if report["check_per_kernel"]:
+        text.append("== one execveat(AT_EXECVE_CHECK), per kernel, on the icount figures (guest instructions, medians):")
+        text.append("   the module's on the stock kernels (policy 0), mainline's own on a native kernel, next to an")
+        text.append("   open+close of the same file (O_MAYEXEC through the module; plain openat2 on a native kernel)")
+        for x in report["check_per_kernel"]:
+            text.append(f"  {x['kernel']:<28} {x['how']:<8} allowed {fmt_cost(x['check_ok'])}  "
+                        f"refused {fmt_cost(x['check_refused'])}  open+close {fmt_cost(x['open_close'])} ({x['open_close_what']})")
+        text.append("")
+
     report["targets"] = {}
     report["profile"] = {}
     for (tb, kernel), ic in summaries.items():
-        if tb != "icount":
+        # The targets are the module's: not for a native kernel.
+        if tb != "icount" or any(k[0] == "native" for k in ic):
             continue
         t = targets(ic)
         p = profile(ic)
@@ -337,7 +376,10 @@ def write_chart(out, summaries):
     changes vs absent, on the icount figures where there are some."""
     if not summaries:
         return
-    tb, kernel = next((k for k in summaries if k[0] == "icount"), next(iter(summaries)))
+    module_kernels = [k for k in summaries if not any(r[0] == "native" for r in summaries[k])]
+    if not module_kernels:
+        return
+    tb, kernel = next((k for k in module_kernels if k[0] == "icount"), module_kernels[0])
     res = summaries[(tb, kernel)]
     short = {("open", 1): "open", ("openat", 1): "openat", ("openat2", 1): "openat2",
              ("open", 2): "open x2 threads", ("openat2:open", 1): "openat2 (open only)",
@@ -348,7 +390,7 @@ def write_chart(out, summaries):
         f.write("# workload absent policy0 policy3 absent2 fapolicyd | change% policy0 policy3 absent2\n")
         for wk in WORKLOADS:
             vals = []
-            for s in STATES:
+            for s in CHART_STATES:
                 r = res.get((s, wk[0], wk[1]))
                 vals.append(f"{r['median']:.1f}" if r else "NaN")
             chg = []

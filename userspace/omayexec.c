@@ -5,6 +5,7 @@
  *   omayexec status
  *   omayexec set POLICY
  *   omayexec check PATH...
+ *   omayexec run [--restrict-file] [--deny-interactive] [--lock] -- COMMAND [ARG]...
  *
  * See omayexec(1).
  */
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -30,6 +32,7 @@ static void usage(FILE *out)
 		"usage: " PROG " status\n"
 		"       " PROG " set POLICY     (0-3, off, mount, file, mount,file)\n"
 		"       " PROG " check PATH...\n"
+		"       " PROG " run [--restrict-file] [--deny-interactive] [--lock] -- COMMAND [ARG]...\n"
 		"See omayexec(1).\n");
 }
 
@@ -63,9 +66,47 @@ static const char *source_name(int source)
 	return "default";
 }
 
+static const char *exec_check_words(int support)
+{
+	switch (support) {
+	case OMAYEXEC_EXEC_CHECK_NATIVE:
+		return "execveat() answers AT_EXECVE_CHECK itself";
+	case OMAYEXEC_EXEC_CHECK_MODULE:
+		return "execveat() answers AT_EXECVE_CHECK through the module";
+	}
+	return "execveat() does not know AT_EXECVE_CHECK";
+}
+
+/* The exec securebits of @bits in words: "restrict-file (locked), ...". */
+static void securebits_words(int bits, char *buf, size_t len)
+{
+	static const struct {
+		unsigned int bit, lock;
+		const char *name;
+	} names[] = {
+		{ SECBIT_EXEC_RESTRICT_FILE, SECBIT_EXEC_RESTRICT_FILE_LOCKED,
+		  "restrict-file" },
+		{ SECBIT_EXEC_DENY_INTERACTIVE, SECBIT_EXEC_DENY_INTERACTIVE_LOCKED,
+		  "deny-interactive" },
+	};
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(names) / sizeof(names[0]) && n < len; i++) {
+		if (!(bits & (names[i].bit | names[i].lock)))
+			continue;
+		n += snprintf(buf + n, len - n, "%s%s%s%s", n ? ", " : "",
+			      bits & names[i].bit ? "" : "no ", names[i].name,
+			      bits & names[i].lock ? " (locked)" : "");
+	}
+	if (!buf[0])
+		snprintf(buf, len, "none");
+}
+
 static int cmd_status(void)
 {
 	struct omayexec_state st;
+	char bits[128];
 
 	if (omayexec_get_state(&st, sizeof(st))) {
 		fprintf(stderr, PROG ": status: %s\n", strerror(errno));
@@ -74,7 +115,13 @@ static int cmd_status(void)
 	printf("module: %s\n", st.module_loaded ? "loaded" : "not loaded");
 	printf("kernel: %s\n", st.kernel_support ?
 	       "openat2() honours O_MAYEXEC" :
+	       st.exec_check ? "openat2() does not know O_MAYEXEC" :
 	       "openat2() does not know O_MAYEXEC: nothing is checked");
+	printf("exec check: %s\n", exec_check_words(st.exec_check));
+	if (st.securebits >= 0) {
+		securebits_words(st.securebits, bits, sizeof(bits));
+		printf("exec securebits: %s\n", bits);
+	}
 	if (st.policy >= 0)
 		printf("policy: %d (%s): %s\n", st.policy,
 		       omayexec_policy_name(st.policy),
@@ -110,7 +157,7 @@ static int cmd_status(void)
 	printf("interactive code: %s (%s)\n",
 	       st.deny_interactive ? "refused" : "allowed",
 	       source_name(st.deny_interactive_source));
-	return st.kernel_support ? 0 : 1;
+	return st.kernel_support || st.exec_check ? 0 : 1;
 }
 
 /* ---- set ---------------------------------------------------------------- */
@@ -380,6 +427,59 @@ static int cmd_check(int argc, char *argv[])
 	return status;
 }
 
+/* ---- run ---------------------------------------------------------------- */
+
+/*
+ * Set the exec securebits asked for (with their locks for --lock) on top
+ * of the caller's, then execute COMMAND: for a shell, a cron job or a
+ * service's ExecStart=.  Exits 2 for a usage error, 1 when the bits
+ * cannot be set (one line says why), 127 or 126 when COMMAND cannot be
+ * executed, as shells do.
+ */
+static int cmd_run(int argc, char *argv[])
+{
+	unsigned int want = 0, lock = 0, bits;
+	struct omayexec_state st;
+	int i, cur;
+
+	for (i = 0; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--restrict-file"))
+			want |= SECBIT_EXEC_RESTRICT_FILE;
+		else if (!strcmp(argv[i], "--deny-interactive"))
+			want |= SECBIT_EXEC_DENY_INTERACTIVE;
+		else if (!strcmp(argv[i], "--lock"))
+			lock = 1;
+		else
+			break;
+	}
+	if (i >= argc || strcmp(argv[i], "--") || i + 1 >= argc || !want) {
+		fprintf(stderr, PROG ": run: give --restrict-file and/or --deny-interactive (and --lock), then -- COMMAND\n");
+		return 2;
+	}
+	argv += i + 1;
+
+	cur = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+	if (cur < 0) {
+		fprintf(stderr, PROG ": run: reading the securebits: %s\n", strerror(errno));
+		return 1;
+	}
+	bits = (unsigned int)cur | want;
+	if (lock)
+		bits |= want << 1;	/* each bit's lock is the next one */
+	if (bits != (unsigned int)cur && prctl(PR_SET_SECUREBITS, bits, 0, 0, 0)) {
+		if (errno != EPERM)
+			fprintf(stderr, PROG ": run: PR_SET_SECUREBITS: %s\n", strerror(errno));
+		else if (omayexec_get_state(&st, sizeof(st)) || !st.exec_check)
+			fprintf(stderr, PROG ": run: this kernel has no exec securebits: load the omayexec module (exec_check=1, its default), or run Linux 6.14 or later\n");
+		else
+			fprintf(stderr, PROG ": run: the exec securebits are locked: a locked bit cannot be cleared, nor its lock removed\n");
+		return 1;
+	}
+	execvp(argv[0], argv);
+	fprintf(stderr, PROG ": run: %s: %s\n", argv[0], strerror(errno));
+	return errno == ENOENT ? 127 : 126;
+}
+
 int main(int argc, char *argv[])
 {
 	int ret;
@@ -398,6 +498,8 @@ int main(int argc, char *argv[])
 		ret = cmd_set(argv[2]);
 	else if (!strcmp(argv[1], "check") && argc >= 3)
 		ret = cmd_check(argc - 2, argv + 2);
+	else if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 2, argv + 2);
 	else {
 		usage(stderr);
 		return 2;

@@ -75,6 +75,11 @@ int omayexec_mode(void);
  */
 int omayexec_deny_interactive(void);
 
+/* How the running kernel answers execveat(2) with AT_EXECVE_CHECK. */
+#define OMAYEXEC_EXEC_CHECK_NONE	0	/* EINVAL: it knows no such flag */
+#define OMAYEXEC_EXEC_CHECK_NATIVE	1	/* itself: Linux 6.14 and later */
+#define OMAYEXEC_EXEC_CHECK_MODULE	2	/* through the omayexec module */
+
 /* The state of the system, as omayexec_get_state() reports it. */
 struct omayexec_state {
 	int kernel_support;	/* 1: openat2(2) honours O_MAYEXEC */
@@ -94,10 +99,16 @@ struct omayexec_state {
 	int config_errno;	/* 0, or why the configuration file could not be
 				 * used: the library then fails closed (strict,
 				 * deny interactive) */
+	/* Added after 1.0.0 (a smaller @size leaves them out): */
+	int exec_check;		/* OMAYEXEC_EXEC_CHECK_* */
+	int securebits;		/* the calling thread's securebits
+				 * (PR_GET_SECUREBITS; SECBIT_EXEC_* among
+				 * them), or -1 when unknown */
 };
 
 /*
- * Fill @state (@size is sizeof(*state), for later extensions).  Parts
+ * Fill @state (@size is sizeof(*state), for later extensions: a program
+ * built with an older, shorter struct gets the fields it knows).  Parts
  * that cannot be read are reported as unknown inside @state; returns 0,
  * or -1 with errno EINVAL for a NULL @state or a @size too small.
  */

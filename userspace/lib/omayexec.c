@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -22,6 +23,9 @@
 
 #ifndef SYS_openat2
 #define SYS_openat2 437
+#endif
+#ifndef AT_EMPTY_PATH
+#define AT_EMPTY_PATH 0x1000
 #endif
 
 /* Set by the Makefile (SYSCONFDIR); fixed at build time on purpose. */
@@ -78,6 +82,36 @@ static int kernel_knows_mayexec(void)
 	}
 	errno = saved;
 	return known;
+}
+
+/*
+ * How the kernel answers AT_EXECVE_CHECK (OMAYEXEC_EXEC_CHECK_*).  The
+ * probe checks the root directory, which no kernel executes: EACCES
+ * where the check is answered, EINVAL where the flag is unknown (every
+ * kernel since execveat(2) came, 3.19, refuses unknown flags).  Answered
+ * while the module is loaded with exec_check=Y: the module's; else the
+ * kernel's own.
+ */
+static int exec_check_support(void)
+{
+	static char *const argv[] = { "omayexec-probe", NULL };
+	static char *const envp[] = { NULL };
+	int saved = errno, support = OMAYEXEC_EXEC_CHECK_NONE;
+	char buf[4];
+	int fd;
+
+	if (syscall(SYS_execveat, AT_FDCWD, "/", argv, envp, AT_EXECVE_CHECK) == 0 ||
+	    errno != EINVAL) {
+		support = OMAYEXEC_EXEC_CHECK_NATIVE;
+		fd = open(MODULE_DIR "/parameters/exec_check", O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			if (read(fd, buf, 1) == 1 && buf[0] == 'Y')
+				support = OMAYEXEC_EXEC_CHECK_MODULE;
+			close(fd);
+		}
+	}
+	errno = saved;
+	return support;
 }
 
 /* ---- The configuration ------------------------------------------------ */
@@ -428,7 +462,8 @@ int omayexec_get_state(struct omayexec_state *state, size_t size)
 	char buf[64];
 	size_t i;
 
-	if (!state || size < sizeof(st)) {
+	/* The struct as 1.0.0 had it is the least accepted. */
+	if (!state || size < offsetof(struct omayexec_state, exec_check)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -474,9 +509,11 @@ int omayexec_get_state(struct omayexec_state *state, size_t size)
 	st.mode = resolve_mode(&c, &st.mode_source);
 	st.deny_interactive = resolve_deny_interactive(&c,
 				&st.deny_interactive_source);
+	st.exec_check = exec_check_support();
+	st.securebits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
 
 	memset(state, 0, size);
-	memcpy(state, &st, sizeof(st));
+	memcpy(state, &st, size < sizeof(st) ? size : sizeof(st));
 	errno = saved;
 	return 0;
 }

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * "omayexec run" and what "omayexec status" says of the upstream interface:
+ * - run sets the exec securebits asked for (--restrict-file,
+ *   --deny-interactive, each with its lock under --lock) on top of the
+ *   caller's, and executes the command, which inherits them (through a
+ *   shell too); status shows them in words;
+ * - status names how execveat(AT_EXECVE_CHECK) is answered: through the
+ *   module, by the kernel itself, or not at all;
+ * - usage errors exit 2, a command that is not there 127, both with one
+ *   line on standard error;
+ * - on a kernel without the exec securebits (no module, before 6.14) run
+ *   refuses in one line, exit 1, and executes nothing.
+ *
+ * Setting a bit pins the module until reboot (securebits_test): run this
+ * suite where that does not matter (after securebits_test, or with no
+ * module, or on a native kernel).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/omayexec.h>
+
+#include "omx_test.h"
+#include "userspace/run.h"
+
+#define EXPECT_HAS(haystack, needle) \
+	EXPECT_NE(NULL, strstr(haystack, needle)) \
+		TH_LOG("no '%s' in:\n%s", needle, haystack)
+
+FIXTURE(run) {
+	char omayexec[PATH_MAX];
+	bool bits_settable;
+};
+
+FIXTURE_VARIANT(run) {
+	const char *opts[4];	/* NULL-terminated */
+	const char *expect;	/* the "exec securebits:" line's words */
+};
+
+FIXTURE_VARIANT_ADD(run, restrict_file) {
+	.opts = { "--restrict-file" },
+	.expect = "exec securebits: restrict-file\n",
+};
+
+FIXTURE_VARIANT_ADD(run, deny_interactive) {
+	.opts = { "--deny-interactive" },
+	.expect = "exec securebits: deny-interactive\n",
+};
+
+FIXTURE_VARIANT_ADD(run, both_locked) {
+	.opts = { "--restrict-file", "--deny-interactive", "--lock" },
+	.expect = "exec securebits: restrict-file (locked), deny-interactive (locked)\n",
+};
+
+FIXTURE_SETUP(run)
+{
+	snprintf(self->omayexec, PATH_MAX, "%s", us_bin("omayexec"));
+	ASSERT_EQ(0, access(self->omayexec, X_OK)) TH_LOG("%s", self->omayexec);
+	/* The bits exist where the check does: the module's, or the kernel's. */
+	self->bits_settable = omx_module_loaded() ? omx_exec_check_enabled()
+						  : omx_exec_check_answered();
+}
+
+FIXTURE_TEARDOWN(run)
+{
+}
+
+/* argv: omayexec run OPTS... -- TAIL... */
+static void run_argv(const char **argv, const char *omayexec,
+		     const char *const *opts, const char *const *tail)
+{
+	int n = 0;
+
+	argv[n++] = omayexec;
+	argv[n++] = "run";
+	while (opts && *opts)
+		argv[n++] = *opts++;
+	argv[n++] = "--";
+	while (*tail)
+		argv[n++] = *tail++;
+	argv[n] = NULL;
+}
+
+TEST_F(run, sets_the_bits_and_executes)
+{
+	const char *tail[] = { self->omayexec, "status", NULL };
+	const char *argv[12];
+	struct us_result r;
+
+	run_argv(argv, self->omayexec, variant->opts, tail);
+	us_run(&r, NULL, argv);
+	if (!self->bits_settable) {
+		EXPECT_EQ(1, r.status);
+		EXPECT_STREQ("", r.out);
+		EXPECT_HAS(r.err, "omayexec: run: this kernel has no exec securebits");
+		return;
+	}
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+	EXPECT_HAS(r.out, variant->expect);
+	EXPECT_STREQ("", r.err);
+}
+
+/* A shell started by run passes them on to what it runs. */
+TEST_F(run, inherited_through_a_shell)
+{
+	char cmd[PATH_MAX + 16];
+	const char *tail[] = { "/bin/sh", "-c", cmd, NULL };
+	const char *argv[12];
+	struct us_result r;
+
+	if (!self->bits_settable)
+		return;
+	snprintf(cmd, sizeof(cmd), "%s status", self->omayexec);
+	run_argv(argv, self->omayexec, variant->opts, tail);
+	us_run(&r, NULL, argv);
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+	EXPECT_HAS(r.out, variant->expect);
+}
+
+/* A user without any privilege may set them, as in mainline. */
+TEST_F(run, as_user)
+{
+	const char *tail[] = { self->omayexec, "status", NULL };
+	struct us_opts opts = { .stdin_fd = -1, .as_user = true };
+	const char *argv[12];
+	struct us_result r;
+
+	if (!self->bits_settable)
+		return;
+	run_argv(argv, self->omayexec, variant->opts, tail);
+	us_run(&r, &opts, argv);
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+	EXPECT_HAS(r.out, variant->expect);
+}
+
+TEST_F(run, command_not_found)
+{
+	const char *tail[] = { "/nonexistent/command", NULL };
+	const char *argv[12];
+	struct us_result r;
+
+	if (!self->bits_settable)
+		return;
+	run_argv(argv, self->omayexec, variant->opts, tail);
+	us_run(&r, NULL, argv);
+	EXPECT_EQ(127, r.status);
+	EXPECT_STREQ("omayexec: run: /nonexistent/command: No such file or directory\n", r.err);
+}
+
+TEST(run_usage_errors)
+{
+	static const char *const argvs[][4] = {
+		{ "--", "true" }, { "--restrict-file" },
+		{ "--restrict-file", "--" }, { "--restrict-file", "true" },
+		{ "--frob", "--", "true" }, { "--lock", "--", "true" },
+	};
+	const char *argv[8];
+	struct us_result r;
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_LEN(argvs); i++) {
+		argv[0] = us_bin("omayexec");
+		argv[1] = "run";
+		for (j = 0; j < 4 && argvs[i][j]; j++)
+			argv[j + 2] = argvs[i][j];
+		argv[j + 2] = NULL;
+		us_run(&r, NULL, argv);
+		EXPECT_EQ(2, r.status) TH_LOG("case %u", i);
+		EXPECT_STREQ("", r.out);
+		EXPECT_STREQ("omayexec: run: give --restrict-file and/or --deny-interactive (and --lock), then -- COMMAND\n",
+			     r.err) TH_LOG("case %u", i);
+	}
+}
+
+/* How the check is answered here, in status's words. */
+TEST(status_names_the_exec_check)
+{
+	const char *argv[] = { us_bin("omayexec"), "status", NULL };
+	struct us_result r;
+
+	us_run(&r, NULL, argv);
+	if (omx_module_loaded() && omx_exec_check_enabled()) {
+		EXPECT_HAS(r.out, "exec check: execveat() answers AT_EXECVE_CHECK through the module\n");
+	} else if (omx_exec_check_answered()) {
+		EXPECT_HAS(r.out, "exec check: execveat() answers AT_EXECVE_CHECK itself\n");
+		EXPECT_HAS(r.out, "kernel: openat2() does not know O_MAYEXEC\n");
+		EXPECT_EQ(0, r.status);
+	} else {
+		EXPECT_HAS(r.out, "exec check: execveat() does not know AT_EXECVE_CHECK\n");
+		EXPECT_EQ(omx_module_loaded() ? 0 : 1, r.status);
+	}
+	EXPECT_HAS(r.out, "exec securebits: none\n");
+}
+
+TEST_HARNESS_MAIN

@@ -10,8 +10,11 @@
  * - code from -c and from standard input, with and without -D
  *   (--deny-interactive): without -D both run whatever the policy (the
  *   gap the option closes); with -D, -c is refused and standard input runs
- *   only when it is a regular file that passes the O_MAYEXEC check;
- * - -S (strict) changes nothing while the kernel can check;
+ *   only when it is a regular file that passes the kernel's checks: the
+ *   O_MAYEXEC policy and, where the kernel answers it (the module's
+ *   exec_check, its default), execveat(AT_EXECVE_CHECK), whatever the mode;
+ * - -S (strict) enforces a failed AT_EXECVE_CHECK too: a script runs only
+ *   where execve() would run it (x bit, exec mount) and the policy allows;
  * - the x bit is judged for the user who runs the interpreter.
  * The library's fallbacks without the module are in userspace_lib_test.
  */
@@ -61,6 +64,18 @@ static bool allowed(int policy, enum script s)
 	if ((policy & OMAYEXEC_ENFORCE_FILE) && !scripts[s].exec_bit)
 		return false;
 	return true;
+}
+
+/*
+ * What execveat(AT_EXECVE_CHECK) says of script @s (as root): execve()
+ * runs a regular file with an x bit on an exec mount; or nothing answers
+ * (the module loaded with exec_check=0): passes.
+ */
+static bool check_passes(enum script s)
+{
+	if (!omx_exec_check_enabled())
+		return true;
+	return scripts[s].exec_bit && !scripts[s].noexec_mount;
 }
 
 /* The script that includes script @s, in the workspace's root. */
@@ -116,7 +131,7 @@ static const char *ran(enum script s)
  * The refusal: exit 126, nothing on stdout (beyond @out_before), one
  * line on stderr that names @path, says "refused" and gives reason @why.
  */
-#define POLICY_REFUSAL	"refused: the system's O_MAYEXEC policy does not allow"
+#define POLICY_REFUSAL	"refused: the system's exec policy does not allow"
 #define EXPECT_REFUSED_WHY(r, path, out_before, why) do {		\
 	EXPECT_EQ(126, (r).status);					\
 	EXPECT_STREQ(out_before, (r).out);				\
@@ -135,7 +150,7 @@ TEST_F(interp, script_file)
 	for (s = 0; s < NR_SCRIPTS; s++) {
 		const char *path = omx_ws_path(&self->ws, scripts[s].rel);
 
-		/* -S: strict changes nothing while the kernel can check. */
+		/* -S: a failed exec check refuses the script too. */
 		for (strict = 0; strict < 2; strict++) {
 			const char *argv[] = { self->omxsh,
 				strict ? "-S" : path, strict ? path : NULL, NULL };
@@ -143,7 +158,7 @@ TEST_F(interp, script_file)
 			us_run(&r, NULL, argv);
 			TH_LOG("policy %d, %s%s: exit %d", variant->policy,
 			       scripts[s].rel, strict ? " -S" : "", r.status);
-			if (allowed(variant->policy, s)) {
+			if (allowed(variant->policy, s) && (!strict || check_passes(s))) {
 				EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
 				EXPECT_STREQ(ran(s), r.out);
 				EXPECT_STREQ("", r.err);
@@ -213,12 +228,12 @@ TEST_F(interp, stdin)
 		EXPECT_EQ(0, r.status) TH_LOG("%s: %s", scripts[s].rel, r.err);
 		EXPECT_STREQ(ran(s), r.out);
 
-		/* With it, stdin is judged as the script would be. */
+		/* With it, stdin must pass every check, enforced or not. */
 		ASSERT_EQ(0, lseek(opts.stdin_fd, 0, SEEK_SET));
 		us_run(&r, &opts, s == NOEXEC_X ? denied_strict : denied);
 		TH_LOG("policy %d, -D < %s: exit %d", variant->policy,
 		       scripts[s].rel, r.status);
-		if (allowed(variant->policy, s)) {
+		if (allowed(variant->policy, s) && check_passes(s)) {
 			EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
 			EXPECT_STREQ(ran(s), r.out);
 		} else {

@@ -23,6 +23,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -217,6 +218,7 @@ TEST_F(lib, fopen)
 TEST_F(lib, check_fd)
 {
 	int fd, pipefd[2], policy;
+	bool refused;
 
 	ASSERT_EQ(0, pipe2(pipefd, O_CLOEXEC));
 	for (policy = 0; policy <= 3; policy++) {
@@ -225,11 +227,17 @@ TEST_F(lib, check_fd)
 		ASSERT_LE(0, fd);
 		EXPECT_EQ(0, omayexec_check_fd(fd));
 		close(fd);
+		/*
+		 * On a noexec mount: refused by the policy, and by the exec
+		 * check wherever the module answers it (check_fd enforces it
+		 * whatever the mode).
+		 */
+		refused = (policy & 1) || omx_exec_check_enabled();
 		fd = openat(self->ws.dirfd, "noexec/x", O_RDONLY | O_CLOEXEC);
 		ASSERT_LE(0, fd);
 		errno = 0;
-		EXPECT_EQ(policy & 1 ? -1 : 0, omayexec_check_fd(fd));
-		EXPECT_EQ(policy & 1 ? EACCES : 0, errno);
+		EXPECT_EQ(refused ? -1 : 0, omayexec_check_fd(fd));
+		EXPECT_EQ(refused ? EACCES : 0, errno);
 		close(fd);
 		/* Not regular files, whatever the policy. */
 		errno = 0;
@@ -254,7 +262,17 @@ TEST_F(lib, state_as_root)
 	errno = 0;
 	EXPECT_EQ(-1, omayexec_get_state(NULL, sizeof(st)));
 	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(-1, omayexec_get_state(&st, sizeof(st) - 1));
+	/* A struct shorter than 1.0.0's is refused; 1.0.0's gets its fields. */
+	EXPECT_EQ(-1, omayexec_get_state(&st, offsetof(struct omayexec_state, exec_check) - 1));
+	memset(&st, 0x5a, sizeof(st));
+	ASSERT_EQ(0, omayexec_get_state(&st, offsetof(struct omayexec_state, exec_check)));
+	EXPECT_EQ(1, st.module_loaded);
+	EXPECT_EQ(0x5a5a5a5a, st.exec_check);
+	ASSERT_EQ(0, omayexec_get_state(&st, sizeof(st)));
+	EXPECT_EQ(omx_exec_check_enabled() ? OMAYEXEC_EXEC_CHECK_MODULE : OMAYEXEC_EXEC_CHECK_NONE,
+		  st.exec_check);
+	EXPECT_EQ(0, st.securebits & (SECBIT_EXEC_RESTRICT_FILE | SECBIT_EXEC_DENY_INTERACTIVE));
+	EXPECT_EQ(0, st.restrict_file);
 
 	for (policy = 0; policy <= 3; policy++) {
 		ASSERT_EQ(0, omx_policy_set(policy));

@@ -12,7 +12,9 @@
  *   the import; from the exec mount it works;
  * - -m of an allowed and of a refused module;
  * - -c and standard input (a file, a pipe) with and without
- *   deny-interactive, asked by -X omayexec-deny-interactive, by
+ *   deny-interactive (standard input then runs only when it is a file
+ *   that passes the policy and execveat's AT_EXECVE_CHECK), asked by
+ *   -X omayexec-deny-interactive, by
  *   OMAYEXEC_DENY_INTERACTIVE=1, or by /etc/omayexec.conf (which the
  *   environment cannot turn off).
  * Under the file policy (2, 3) the fixture first applies the documented
@@ -37,7 +39,7 @@
 #include "userspace/run.h"
 
 #define PY_REFUSED	126
-#define POLICY_WHY	"refused: the system's O_MAYEXEC policy does not allow"
+#define POLICY_WHY	"refused: the system's exec policy does not allow"
 #define DENY_OPTION	"-X", "omayexec-deny-interactive"
 #define NO_PYC		"PYTHONDONTWRITEBYTECODE=1"
 
@@ -440,14 +442,20 @@ TEST_F(python, stdin)
 		us_run(&r, &opts, plain);
 		EXPECT_PY_RAN(r, files[i].out);
 
-		/* With it, standard input is judged as the script would be. */
+		/*
+		 * With it, standard input must pass every check the kernel
+		 * makes, enforced or not: the policy, and execveat's
+		 * AT_EXECVE_CHECK where the module answers it.
+		 */
 		unlink(self->marker);
 		ASSERT_EQ(0, lseek(opts.stdin_fd, 0, SEEK_SET));
 		us_run(&r, &opts, option);
 		TH_LOG("policy %d, -X ... - < %s: exit %d", variant->policy,
 		       files[i].rel, r.status);
 		if (allowed(variant->policy, files[i].noexec_mount,
-			    files[i].exec_bit)) {
+			    files[i].exec_bit) &&
+		    (!omx_exec_check_enabled() ||
+		     (files[i].exec_bit && !files[i].noexec_mount))) {
 			EXPECT_PY_RAN(r, files[i].out);
 		} else {
 			EXPECT_PY_REFUSED(r, PY_REFUSED, "standard input", "",

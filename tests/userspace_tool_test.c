@@ -282,13 +282,24 @@ TEST_F(tool, set_refuses_the_unprivileged)
 	EXPECT_EQ(3, omx_policy_read());
 }
 
-/* "allowed  PATH\n" or "refused  PATH  (WHY)\n" appended to @buf. */
-static void add_line(char *buf, size_t len, const char *path, const char *why)
+/*
+ * "refused  PATH  (WHY)\n" when @why, else "allowed  PATH\n", or, when
+ * @check_why says why execveat(AT_EXECVE_CHECK) fails (not enforced
+ * here: best-effort mode, no securebits) and the module answers it,
+ * "allowed  PATH  (the exec check fails: CHECK_WHY; not enforced ...)\n";
+ * appended to @buf.
+ */
+static void add_line(char *buf, size_t len, const char *path, const char *why,
+		     const char *check_why)
 {
 	size_t n = strlen(buf);
 
 	if (why)
 		snprintf(buf + n, len - n, "refused  %s  (%s)\n", path, why);
+	else if (check_why && omx_exec_check_enabled())
+		snprintf(buf + n, len - n,
+			 "allowed  %s  (the exec check fails: %s; not enforced without SECBIT_EXEC_RESTRICT_FILE or strict mode)\n",
+			 path, check_why);
 	else
 		snprintf(buf + n, len - n, "allowed  %s\n", path);
 }
@@ -310,15 +321,17 @@ TEST_F(tool, check_under_each_policy)
 	for (p = 0; p <= 3; p++) {
 		ASSERT_EQ(0, omx_policy_set(p));
 		want[0] = '\0';
-		add_line(want, sizeof(want), f->x, NULL);
-		add_line(want, sizeof(want), f->nx, p & 2 ? file : NULL);
-		add_line(want, sizeof(want), f->noexec_x, p & 1 ? mount : NULL);
+		add_line(want, sizeof(want), f->x, NULL, NULL);
+		add_line(want, sizeof(want), f->nx, p & 2 ? file : NULL, file);
+		add_line(want, sizeof(want), f->noexec_x, p & 1 ? mount : NULL, mount);
 		add_line(want, sizeof(want), f->noexec_nx, p == 3 ? both :
-			 p == 1 ? mount : p == 2 ? file : NULL);
+			 p == 1 ? mount : p == 2 ? file : NULL, both);
 		add_line(want, sizeof(want), f->dir,
-			 p ? "not a regular file: directory" : NULL);
+			 p ? "not a regular file: directory" : NULL,
+			 "not a regular file: directory");
 		add_line(want, sizeof(want), f->fifo,
-			 p ? "not a regular file: FIFO" : NULL);
+			 p ? "not a regular file: FIFO" : NULL,
+			 "not a regular file: FIFO");
 		snprintf(want + strlen(want), sizeof(want) - strlen(want),
 			 "error    %s  (No such file or directory)\n", f->missing);
 		us_run(&r, NULL, argv);
@@ -348,10 +361,10 @@ TEST_F(tool, check_as_user)
 	for (p = 0; p <= 3; p += 3) {
 		ASSERT_EQ(0, omx_policy_set(p));
 		want[0] = '\0';
-		add_line(want, sizeof(want), f->x, NULL);
-		add_line(want, sizeof(want), f->owner_x, p ? file : NULL);
-		add_line(want, sizeof(want), f->noexec_x, p ? mount : NULL);
-		add_line(want, sizeof(want), f->noexec_nx, p ? both : NULL);
+		add_line(want, sizeof(want), f->x, NULL, NULL);
+		add_line(want, sizeof(want), f->owner_x, p ? file : NULL, file);
+		add_line(want, sizeof(want), f->noexec_x, p ? mount : NULL, mount);
+		add_line(want, sizeof(want), f->noexec_nx, p ? both : NULL, both);
 		/* Not readable by the user: an ordinary error. */
 		snprintf(want + strlen(want), sizeof(want) - strlen(want),
 			 "error    %s  (Permission denied)\n", f->secret);

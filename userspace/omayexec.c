@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -62,6 +63,8 @@ static const char *source_name(int source)
 		return "the program";
 	case OMAYEXEC_SOURCE_ENVIRONMENT:
 		return "the environment";
+	case OMAYEXEC_SOURCE_SECUREBITS:
+		return "the exec securebits";
 	}
 	return "default";
 }
@@ -154,6 +157,10 @@ static int cmd_status(void)
 	printf("library mode: %s (%s)\n",
 	       st.mode == OMAYEXEC_STRICT ? "strict" : "best-effort",
 	       source_name(st.mode_source));
+	if (st.exec_check)
+		printf("failed exec check: %s (%s)\n",
+		       st.restrict_file ? "the file is refused" : "not enforced",
+		       source_name(st.restrict_file_source));
 	printf("interactive code: %s (%s)\n",
 	       st.deny_interactive ? "refused" : "allowed",
 	       source_name(st.deny_interactive_source));
@@ -382,11 +389,42 @@ static void refusal_reasons(const char *path, int policy, char *buf, size_t len)
 	close(fd);
 }
 
+/*
+ * execveat(2) with AT_EXECVE_CHECK on @path, as libomayexec asks it on the
+ * descriptor it opened: 0, the error execve() would get, or EINVAL where
+ * the kernel knows no such check.
+ */
+static int exec_check(const char *path)
+{
+	static char *const argv[] = { PROG, NULL };
+	static char *const envp[] = { NULL };
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (syscall(SYS_execveat, fd, "", argv, envp, AT_EMPTY_PATH | AT_EXECVE_CHECK))
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/* Why the exec check failed with @err: its reasons, as for a refusal. */
+static void check_reasons(const char *path, int err, char *buf, size_t len)
+{
+	if (err == ETXTBSY)
+		snprintf(buf, len, "open for writing");
+	else if (err == EACCES)
+		refusal_reasons(path, -1, buf, len);
+	else
+		snprintf(buf, len, "%s", strerror(err));
+}
+
 static int cmd_check(int argc, char *argv[])
 {
 	struct omayexec_state st;
 	char why[8192];
-	int i, fd, err, status = 0;
+	int i, fd, err, check, status = 0;
 
 	if (omayexec_get_state(&st, sizeof(st))) {
 		fprintf(stderr, PROG ": check: %s\n", strerror(errno));
@@ -395,15 +433,22 @@ static int cmd_check(int argc, char *argv[])
 	for (i = 0; i < argc; i++) {
 		const char *path = argv[i];
 
+		/* The check's own verdict, enforced or not: LSMs and IMA show. */
+		check = st.exec_check ? exec_check(path) : EINVAL;
 		fd = omayexec_open(AT_FDCWD, path,
 				   O_RDONLY | O_NONBLOCK | O_NOCTTY);
 		if (fd >= 0) {
 			close(fd);
-			if (st.kernel_support)
+			if (check && check != EINVAL) {
+				check_reasons(path, check, why, sizeof(why));
+				printf("allowed  %s  (the exec check fails: %s; not enforced without SECBIT_EXEC_RESTRICT_FILE or strict mode)\n",
+				       path, why);
+			} else if (st.kernel_support || st.exec_check) {
 				printf("allowed  %s\n", path);
-			else
+			} else {
 				printf("allowed  %s  (unchecked: the kernel does not know O_MAYEXEC; best-effort mode)\n",
 				       path);
+			}
 			continue;
 		}
 		err = errno;
@@ -417,11 +462,20 @@ static int cmd_check(int argc, char *argv[])
 		fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 		if (fd >= 0)
 			close(fd);
-		if (err != EACCES || fd < 0) {
+		if (fd < 0) {
 			printf("error    %s  (%s)\n", path, strerror(err));
 			continue;
 		}
-		refusal_reasons(path, st.policy, why, sizeof(why));
+		if (err == EACCES && (!check || check == EINVAL || !st.restrict_file)) {
+			/* The O_MAYEXEC policy refused it. */
+			refusal_reasons(path, st.policy, why, sizeof(why));
+		} else if (err == check) {
+			/* The check refused it, enforced. */
+			check_reasons(path, check, why, sizeof(why));
+		} else {
+			printf("error    %s  (%s)\n", path, strerror(err));
+			continue;
+		}
 		printf("refused  %s  (%s)\n", path, why);
 	}
 	return status;

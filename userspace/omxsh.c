@@ -296,7 +296,7 @@ static int refuse_open(const char *path, int err)
 {
 	switch (err) {
 	case EACCES:
-		fprintf(stderr, PROG ": %s: refused: the system's O_MAYEXEC policy does not allow running it (see: omayexec check %s)\n",
+		fprintf(stderr, PROG ": %s: refused: the system's exec policy does not allow running it (see: omayexec check %s)\n",
 			path, path);
 		return STATUS_REFUSED;
 	case EOPNOTSUPP:
@@ -549,7 +549,7 @@ int main(int argc, char *argv[])
 			else if (fstat(STDIN_FILENO, &st) || !S_ISREG(st.st_mode))
 				why = "it is not a regular file (a pipe or a terminal)";
 			else
-				why = "the system's O_MAYEXEC policy does not allow running it";
+				why = "the system's exec policy does not allow running it";
 			fprintf(stderr, PROG ": standard input: refused: %s (--deny-interactive)\n",
 				why);
 			return STATUS_REFUSED;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * libomayexec: open the code an interpreter is about to run with
- * openat2(2) and O_MAYEXEC, so that the kernel can refuse it under the
- * system policy (fs.open_mayexec_enforce).  See omayexec_open(3) and
- * omayexec(7).
+ * libomayexec: open the code an interpreter is about to run so that the
+ * kernel judges it: with openat2(2) and O_MAYEXEC (the omayexec module's
+ * policy, fs.open_mayexec_enforce) and with execveat(2)'s AT_EXECVE_CHECK
+ * on the opened descriptor (Linux 6.14 and later, or the module), each
+ * where the running kernel has it.  See omayexec_open(3) and omayexec(7),
+ * which has the decision as one table.
  *
  * Every function returns -1 (or NULL) and sets errno on failure; none
  * prints anything.
@@ -21,10 +23,14 @@ extern "C" {
 #endif
 
 /*
- * What omayexec_open() does when the running kernel does not know
- * O_MAYEXEC (openat2(2) fails with EINVAL for the flag, or with ENOSYS):
- *   OMAYEXEC_BEST_EFFORT  open the file without the flag (the default);
- *   OMAYEXEC_STRICT       fail with EOPNOTSUPP.
+ * The mode:
+ *   OMAYEXEC_BEST_EFFORT  (the default) a failed AT_EXECVE_CHECK refuses
+ *                         the file only under SECBIT_EXEC_RESTRICT_FILE;
+ *                         on a kernel that can check in neither way the
+ *                         file is opened unchecked;
+ *   OMAYEXEC_STRICT       every failed check refuses the file (its
+ *                         errno), and a kernel that can check in neither
+ *                         way fails with EOPNOTSUPP.
  * The mode in force is the strictest of: the system configuration file
  * (/etc/omayexec.conf), the caller's omayexec_set_mode(), and the
  * OMAYEXEC_MODE environment variable.  None of them can lower another.
@@ -37,14 +43,18 @@ extern "C" {
 #define OMAYEXEC_SOURCE_CONFIG		1	/* the system configuration file */
 #define OMAYEXEC_SOURCE_CALLER		2	/* omayexec_set_mode(), the program */
 #define OMAYEXEC_SOURCE_ENVIRONMENT	3	/* OMAYEXEC_MODE, OMAYEXEC_DENY_INTERACTIVE */
+#define OMAYEXEC_SOURCE_SECUREBITS	4	/* the calling thread's SECBIT_EXEC_* */
 
 /*
- * Open @path (relative to @dirfd, as openat(2)) for reading, with
- * O_MAYEXEC.  @flags: O_RDONLY, optionally with O_NOFOLLOW, O_NONBLOCK,
- * O_NOCTTY, O_NOATIME, O_CLOEXEC (always added).  Returns the new file
- * descriptor, or -1 with errno: EACCES when the policy refuses the file,
- * EOPNOTSUPP when the kernel cannot check it in strict mode, EINVAL for
- * other @flags, or any error of openat2(2).
+ * Open @path (relative to @dirfd, as openat(2)) for reading, as code to
+ * run: with O_MAYEXEC where the kernel knows it, then AT_EXECVE_CHECK on
+ * the new descriptor where the kernel answers it, enforced as the mode
+ * and the securebits say.  @flags: O_RDONLY, optionally with O_NOFOLLOW,
+ * O_NONBLOCK, O_NOCTTY, O_NOATIME, O_CLOEXEC (always added).  Returns the
+ * new file descriptor, or -1 with errno: EACCES when the O_MAYEXEC policy
+ * refuses the file, the check's error (EACCES, ETXTBSY, ...) when it is
+ * enforced, EOPNOTSUPP when the kernel cannot check it in strict mode,
+ * EINVAL for other @flags, or any error of openat2(2).
  */
 int omayexec_open(int dirfd, const char *path, int flags);
 
@@ -56,9 +66,11 @@ FILE *omayexec_fopen(const char *path, const char *mode);
 
 /*
  * Whether the file open as @fd (e.g. standard input) may be run as code:
- * 0 when it is a regular file that passes the O_MAYEXEC check now (under
- * the library's mode), -1 with errno otherwise (EACCES for anything but a
- * regular file, and for a refusal).  It reopens /proc/self/fd/@fd.
+ * 0 when it is a regular file that passes every check the kernel can make
+ * now (O_MAYEXEC, by reopening /proc/self/fd/@fd; AT_EXECVE_CHECK on @fd
+ * itself, whatever the mode), -1 with errno otherwise (EACCES for
+ * anything but a regular file, the refusal's errno, EOPNOTSUPP when no
+ * check is possible in strict mode).
  */
 int omayexec_check_fd(int fd);
 
@@ -69,7 +81,8 @@ int omayexec_set_mode(int mode);
 int omayexec_mode(void);
 
 /*
- * 1 when the configuration file or OMAYEXEC_DENY_INTERACTIVE asks
+ * 1 when the configuration file, the calling thread's
+ * SECBIT_EXEC_DENY_INTERACTIVE or OMAYEXEC_DENY_INTERACTIVE asks
  * interpreters to refuse code that is not a checked file (-c, stdin
  * unless it is a regular file that passes omayexec_check_fd()), else 0.
  */
@@ -104,6 +117,9 @@ struct omayexec_state {
 	int securebits;		/* the calling thread's securebits
 				 * (PR_GET_SECUREBITS; SECBIT_EXEC_* among
 				 * them), or -1 when unknown */
+	int restrict_file;	/* 1: a failed AT_EXECVE_CHECK refuses the
+				 * file (SECBIT_EXEC_RESTRICT_FILE, or strict) */
+	int restrict_file_source;
 };
 
 /*

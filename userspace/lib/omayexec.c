@@ -2,10 +2,19 @@
 /*
  * libomayexec: see omayexec.h, omayexec_open(3) and omayexec(7).
  *
+ * Two kernel interfaces judge a file: O_MAYEXEC (the module's policy,
+ * enforced by the kernel at the open) and execveat(2) with
+ * AT_EXECVE_CHECK (Linux 6.14, natively or through the module: what
+ * execve() would decide, enforced here when the caller's
+ * SECBIT_EXEC_RESTRICT_FILE or the strict mode says so).  omayexec_open()
+ * uses both where the kernel has them, on the one descriptor it returns,
+ * so that the file judged is the file read; decide() is the whole
+ * decision, and omayexec(7) has it as a table.
+ *
  * Nothing here prints: every failure is returned (-1 or NULL, and errno).
- * Nothing is cached either: the configuration file is read each time the
- * mode matters, which is only when the kernel cannot check a file (on a
- * kernel that honours O_MAYEXEC, omayexec_open() is one openat2(2) call).
+ * Nothing is cached either (the module may come and go): the
+ * configuration file is read each time the mode matters, which is only
+ * when a check failed or none could be made.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -112,6 +121,35 @@ static int exec_check_support(void)
 	}
 	errno = saved;
 	return support;
+}
+
+/*
+ * execveat(@fd, "", AT_EMPTY_PATH | AT_EXECVE_CHECK): 0, the error
+ * execve() would get, or EINVAL where the kernel knows no such check
+ * (every kernel since execveat(2) came, 3.19, refuses unknown flags, so a
+ * kernel without it never executes anything here).  argv and envp are
+ * minimal: mainline copies them for the check.
+ */
+static int exec_check_fd(int fd)
+{
+	static char *const argv[] = { "omayexec-check", NULL };
+	static char *const envp[] = { NULL };
+	int saved = errno, err = 0;
+
+	if (syscall(SYS_execveat, fd, "", argv, envp,
+		    AT_EMPTY_PATH | AT_EXECVE_CHECK))
+		err = errno;
+	errno = saved;
+	return err;
+}
+
+/* The calling thread's securebits, or 0 when they cannot be read. */
+static int securebits(void)
+{
+	int saved = errno, bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+
+	errno = saved;
+	return bits < 0 ? 0 : bits;
 }
 
 /* ---- The configuration ------------------------------------------------ */
@@ -277,6 +315,8 @@ static int resolve_deny_interactive(const struct config *c, int *source)
 
 	if (c->deny_interactive)
 		src = OMAYEXEC_SOURCE_CONFIG;
+	else if (securebits() & SECBIT_EXEC_DENY_INTERACTIVE)
+		src = OMAYEXEC_SOURCE_SECUREBITS;
 	else if (env_deny_interactive())
 		src = OMAYEXEC_SOURCE_ENVIRONMENT;
 	if (source)
@@ -317,18 +357,18 @@ const char *omayexec_config_path(void)
 
 /* ---- Opening ------------------------------------------------------------- */
 
-int omayexec_open(int dirfd, const char *path, int flags)
+/*
+ * Open @path with O_MAYEXEC where the kernel knows the flag (its policy
+ * may refuse: that answer stands), without it elsewhere; *@mayexec says
+ * which.  The file descriptor, or -1 with errno.
+ */
+static int open_code(int dirfd, const char *path, int flags, int *mayexec)
 {
 	long fd;
 	int err;
 
-	if (!path || (flags & O_ACCMODE) != O_RDONLY ||
-	    (flags & ~(O_ACCMODE | ALLOWED_FLAGS))) {
-		errno = EINVAL;
-		return -1;
-	}
-	flags |= O_CLOEXEC;
 	fd = openat2_flags(dirfd, path, flags | O_MAYEXEC);
+	*mayexec = fd >= 0;
 	if (fd >= 0)
 		return (int)fd;
 	err = errno;
@@ -341,12 +381,58 @@ int omayexec_open(int dirfd, const char *path, int flags)
 		errno = err;
 		return -1;
 	}
-	if (omayexec_mode() == OMAYEXEC_STRICT) {
-		errno = EOPNOTSUPP;
+	fd = openat(dirfd, path, flags);
+	return fd < 0 ? -1 : (int)fd;
+}
+
+/*
+ * The decision, once the file is open as @fd (with O_MAYEXEC when
+ * @mayexec, so the module's policy allowed it): 0 to hand @fd over, or
+ * the errno to fail with.  @always_enforce: the caller asks whether the
+ * file passes (omayexec_check_fd()), not whether to run it.
+ *   - The check is asked wherever the kernel answers it, enforced or not
+ *     (as mainline's sample interpreter does: the LSMs and IMA see it).
+ *   - Its failure is enforced under SECBIT_EXEC_RESTRICT_FILE, in strict
+ *     mode, or when @always_enforce.
+ *   - No check at all: O_MAYEXEC's answer, if there was one; else the
+ *     mode: best effort goes on unchecked, strict is EOPNOTSUPP.
+ */
+static int decide(int fd, int mayexec, int always_enforce)
+{
+	int check = exec_check_fd(fd);
+
+	if (check == EINVAL) {
+		if (mayexec || omayexec_mode() != OMAYEXEC_STRICT)
+			return 0;
+		return EOPNOTSUPP;
+	}
+	if (!check)
+		return 0;
+	if (always_enforce || (securebits() & SECBIT_EXEC_RESTRICT_FILE) ||
+	    omayexec_mode() == OMAYEXEC_STRICT)
+		return check;
+	return 0;
+}
+
+int omayexec_open(int dirfd, const char *path, int flags)
+{
+	int fd, mayexec, err;
+
+	if (!path || (flags & O_ACCMODE) != O_RDONLY ||
+	    (flags & ~(O_ACCMODE | ALLOWED_FLAGS))) {
+		errno = EINVAL;
 		return -1;
 	}
-	fd = openat(dirfd, path, flags & ~O_MAYEXEC);
-	return fd < 0 ? -1 : (int)fd;
+	fd = open_code(dirfd, path, (flags & ~O_MAYEXEC) | O_CLOEXEC, &mayexec);
+	if (fd < 0)
+		return -1;
+	err = decide(fd, mayexec, 0);
+	if (err) {
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
 }
 
 FILE *omayexec_fopen(const char *path, const char *mode)
@@ -381,7 +467,7 @@ int omayexec_check_fd(int fd)
 {
 	struct stat st, st2;
 	char proc[64];
-	int nfd, err = 0;
+	int nfd, mayexec, err = 0;
 
 	if (fstat(fd, &st))
 		return -1;
@@ -389,8 +475,10 @@ int omayexec_check_fd(int fd)
 		errno = EACCES;
 		return -1;
 	}
+	/* O_MAYEXEC's answer needs an open: of the same file, through /proc. */
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	nfd = omayexec_open(AT_FDCWD, proc, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	nfd = open_code(AT_FDCWD, proc, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+			&mayexec);
 	if (nfd < 0)
 		return -1;
 	/* The file judged must be @fd's (not something mounted over /proc). */
@@ -399,6 +487,9 @@ int omayexec_check_fd(int fd)
 	else if (st.st_dev != st2.st_dev || st.st_ino != st2.st_ino)
 		err = EXDEV;
 	close(nfd);
+	/* The check asks about @fd itself, as mainline's interpreters do. */
+	if (!err)
+		err = decide(fd, mayexec, 1);
 	if (err) {
 		errno = err;
 		return -1;
@@ -511,6 +602,12 @@ int omayexec_get_state(struct omayexec_state *state, size_t size)
 				&st.deny_interactive_source);
 	st.exec_check = exec_check_support();
 	st.securebits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+	st.restrict_file_source = OMAYEXEC_SOURCE_DEFAULT;
+	if (st.securebits >= 0 && (st.securebits & SECBIT_EXEC_RESTRICT_FILE))
+		st.restrict_file_source = OMAYEXEC_SOURCE_SECUREBITS;
+	else if (st.mode == OMAYEXEC_STRICT)
+		st.restrict_file_source = st.mode_source;
+	st.restrict_file = st.restrict_file_source != OMAYEXEC_SOURCE_DEFAULT;
 
 	memset(state, 0, size);
 	memcpy(state, &st, size < sizeof(st) ? size : sizeof(st));

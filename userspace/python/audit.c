@@ -92,7 +92,7 @@ static int check_stdin(void)
 	else if (fstat(STDIN_FILENO, &st) || !S_ISREG(st.st_mode))
 		why = "it is not a regular file (a pipe or a terminal)" DENY_TAG;
 	else
-		why = "the system's O_MAYEXEC policy does not allow running it" DENY_TAG;
+		why = "the system's exec policy does not allow running it" DENY_TAG;
 	omxpy_refusal_line("standard input", why);
 	return omxpy_raise_exit();
 }

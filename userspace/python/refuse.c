@@ -69,7 +69,7 @@ const char *omxpy_reason(int err, const char *path)
 	if (err == EOPNOTSUPP)
 		return "strict mode, and this kernel cannot check files (no O_MAYEXEC support)";
 	snprintf(buf, sizeof(buf),
-		 "the system's O_MAYEXEC policy does not allow running it (see: omayexec check %s)",
+		 "the system's exec policy does not allow running it (see: omayexec check %s)",
 		 path);
 	return buf;
 }

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libomayexec's decision, the table of omayexec(7) and omayexec_open(3),
+ * row by row, on whatever kernel this runs: with the module (O_MAYEXEC at
+ * policy 0, and execveat(AT_EXECVE_CHECK) through it), without it on a
+ * stock kernel (neither), or on a kernel that answers the check itself.
+ *
+ * Variants: the calling thread's exec securebits unset, set
+ * (SECBIT_EXEC_RESTRICT_FILE and SECBIT_EXEC_DENY_INTERACTIVE) and set
+ * and locked, times /etc/omayexec.conf absent, "mode = strict" and
+ * "deny_interactive = yes".  Files: executable on an exec mount (execve()
+ * would run it), without its x bit, and executable on a noexec mount.
+ *
+ *   omayexec_open(): the file is opened, except
+ *     - where the check is answered and fails: refused (its errno,
+ *       EACCES here) under SECBIT_EXEC_RESTRICT_FILE or strict mode;
+ *     - where nothing can check: EOPNOTSUPP in strict mode.
+ *   omayexec_check_fd(): a file passes when every check the kernel can
+ *     make passes, enforced whatever the mode; nothing can check: strict
+ *     EOPNOTSUPP, best effort passes.
+ *   omayexec_deny_interactive(): the configuration or
+ *     SECBIT_EXEC_DENY_INTERACTIVE.
+ *   omxsh, end to end: a script runs or is refused (exit 126) as
+ *     omayexec_open() decides; -c is refused under deny-interactive.
+ *
+ * Setting a bit pins the module until reboot (securebits_test): run this
+ * suite where that does not matter.  On a kernel without the bits those
+ * variants check that prctl() refuses them, and stop.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "omx_test.h"
+#include "userspace/run.h"
+#include "../userspace/lib/omayexec.c"
+
+#define BOTH_BITS	(SECBIT_EXEC_RESTRICT_FILE | SECBIT_EXEC_DENY_INTERACTIVE)
+#define BOTH_LOCKS	(SECBIT_EXEC_RESTRICT_FILE_LOCKED | SECBIT_EXEC_DENY_INTERACTIVE_LOCKED)
+
+enum file { EXEC_X, EXEC_NX, NOEXEC_X, NR_FILES };
+
+static const struct {
+	const char *rel;
+	mode_t mode;
+	bool runs;	/* what execve() would decide: x bit on an exec mount */
+} files[NR_FILES] = {
+	[EXEC_X] = { "exec/x.omx", 0755, true },
+	[EXEC_NX] = { "exec/nx.omx", 0644, false },
+	[NOEXEC_X] = { "noexec/x.omx", 0755, false },
+};
+
+FIXTURE(decision) {
+	struct omx_ws ws;
+	char omxsh[PATH_MAX];
+	bool bits_set;		/* the variant's bits are in force */
+	bool mayexec;		/* the kernel knows O_MAYEXEC (policy 0 here) */
+	bool check;		/* the kernel answers AT_EXECVE_CHECK */
+};
+
+FIXTURE_VARIANT(decision) {
+	unsigned int bits;
+	const char *conf;	/* NULL: no configuration file */
+};
+
+FIXTURE_VARIANT_ADD(decision, bits_unset) { .bits = 0 };
+FIXTURE_VARIANT_ADD(decision, bits_set) { .bits = BOTH_BITS };
+FIXTURE_VARIANT_ADD(decision, bits_locked) { .bits = BOTH_BITS | BOTH_LOCKS };
+FIXTURE_VARIANT_ADD(decision, strict_bits_unset) {
+	.bits = 0, .conf = "mode = strict\n" };
+FIXTURE_VARIANT_ADD(decision, strict_bits_set) {
+	.bits = BOTH_BITS, .conf = "mode = strict\n" };
+FIXTURE_VARIANT_ADD(decision, strict_bits_locked) {
+	.bits = BOTH_BITS | BOTH_LOCKS, .conf = "mode = strict\n" };
+FIXTURE_VARIANT_ADD(decision, deny_bits_unset) {
+	.bits = 0, .conf = "deny_interactive = yes\n" };
+FIXTURE_VARIANT_ADD(decision, deny_bits_set) {
+	.bits = BOTH_BITS, .conf = "deny_interactive = yes\n" };
+FIXTURE_VARIANT_ADD(decision, deny_bits_locked) {
+	.bits = BOTH_BITS | BOTH_LOCKS, .conf = "deny_interactive = yes\n" };
+
+FIXTURE_SETUP(decision)
+{
+	struct omx_ws *ws = &self->ws;
+	char text[128];
+	int f;
+
+	ASSERT_FALSE(access(US_CONF, F_OK) == 0 && !us_conf_is_ours())
+		TH_LOG("%s exists: not overwriting it", US_CONF);
+	us_conf_remove();
+	unsetenv("OMAYEXEC_MODE");
+	unsetenv("OMAYEXEC_DENY_INTERACTIVE");
+	snprintf(self->omxsh, sizeof(self->omxsh), "%s", us_bin("omxsh"));
+	ASSERT_EQ(0, access(self->omxsh, X_OK)) TH_LOG("%s", self->omxsh);
+
+	self->mayexec = omx_module_loaded();
+	self->check = omx_module_loaded() ? omx_exec_check_enabled()
+					  : omx_exec_check_answered();
+	if (self->mayexec)
+		ASSERT_EQ(0, omx_policy_set(0));
+
+	ASSERT_EQ(0, omx_ws_create(ws));
+	ASSERT_EQ(0, omx_ws_mount_tmpfs(ws, "exec", 0));
+	ASSERT_EQ(0, omx_ws_mount_tmpfs(ws, "noexec", MS_NOEXEC));
+	for (f = 0; f < NR_FILES; f++) {
+		snprintf(text, sizeof(text), "echo ran %s\n", files[f].rel);
+		ASSERT_EQ(0, us_write_file(omx_ws_path(ws, files[f].rel), text,
+					   files[f].mode));
+	}
+	if (variant->conf)
+		ASSERT_EQ(0, us_conf_write(variant->conf, 0644, 0));
+
+	/* The bits go on this test's process, and on what it runs. */
+	self->bits_set = !variant->bits;
+	if (variant->bits) {
+		int ret = prctl(PR_SET_SECUREBITS,
+				prctl(PR_GET_SECUREBITS, 0, 0, 0, 0) | variant->bits, 0, 0, 0);
+
+		if (self->check) {
+			ASSERT_EQ(0, ret) TH_LOG("PR_SET_SECUREBITS: %s", strerror(errno));
+			self->bits_set = true;
+		} else {
+			/* No exec securebits in this kernel. */
+			ASSERT_EQ(-1, ret);
+			ASSERT_EQ(EPERM, errno);
+		}
+	}
+}
+
+FIXTURE_TEARDOWN(decision)
+{
+	us_conf_remove();
+	if (self->mayexec)
+		omx_policy_set(0);
+	omx_ws_destroy(&self->ws);
+}
+
+static bool strict(const FIXTURE_VARIANT(decision) *v)
+{
+	return v->conf && !strcmp(v->conf, "mode = strict\n");
+}
+
+/* What omayexec_open() of file @f must give: 0 (opened) or the errno. */
+static int open_expected(const FIXTURE_DATA(decision) *self,
+			 const FIXTURE_VARIANT(decision) *v, enum file f)
+{
+	bool enforce = strict(v) || (v->bits & SECBIT_EXEC_RESTRICT_FILE);
+
+	if (self->check)
+		return !files[f].runs && enforce ? EACCES : 0;
+	if (!self->mayexec && strict(v))
+		return EOPNOTSUPP;
+	return 0;
+}
+
+/* What omayexec_check_fd() must give for file @f: 0 or the errno. */
+static int check_fd_expected(const FIXTURE_DATA(decision) *self,
+			     const FIXTURE_VARIANT(decision) *v, enum file f)
+{
+	if (self->check)
+		return files[f].runs ? 0 : EACCES;
+	if (!self->mayexec && strict(v))
+		return EOPNOTSUPP;
+	return 0;
+}
+
+TEST_F(decision, open)
+{
+	int f, fd, want;
+
+	if (!self->bits_set)
+		return;
+	for (f = 0; f < NR_FILES; f++) {
+		want = open_expected(self, variant, f);
+		errno = 0;
+		fd = omayexec_open(self->ws.dirfd, files[f].rel, O_RDONLY);
+		EXPECT_EQ(want ? -1 : 0, fd < 0 ? -1 : 0) TH_LOG("%s", files[f].rel);
+		EXPECT_EQ(want, fd < 0 ? errno : 0) TH_LOG("%s", files[f].rel);
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
+TEST_F(decision, check_fd)
+{
+	int f, fd, want;
+
+	if (!self->bits_set)
+		return;
+	for (f = 0; f < NR_FILES; f++) {
+		want = check_fd_expected(self, variant, f);
+		fd = openat(self->ws.dirfd, files[f].rel, O_RDONLY | O_CLOEXEC);
+		ASSERT_LE(0, fd);
+		errno = 0;
+		EXPECT_EQ(want ? -1 : 0, omayexec_check_fd(fd)) TH_LOG("%s", files[f].rel);
+		if (want)
+			EXPECT_EQ(want, errno) TH_LOG("%s", files[f].rel);
+		close(fd);
+	}
+}
+
+TEST_F(decision, deny_interactive)
+{
+	struct omayexec_state st;
+	bool by_conf = variant->conf && strstr(variant->conf, "deny_interactive");
+	bool by_bits = variant->bits & SECBIT_EXEC_DENY_INTERACTIVE;
+
+	if (!self->bits_set)
+		return;
+	EXPECT_EQ(by_conf || by_bits, omayexec_deny_interactive());
+	ASSERT_EQ(0, omayexec_get_state(&st, sizeof(st)));
+	EXPECT_EQ(by_conf ? OMAYEXEC_SOURCE_CONFIG :
+		  by_bits ? OMAYEXEC_SOURCE_SECUREBITS : OMAYEXEC_SOURCE_DEFAULT,
+		  st.deny_interactive_source);
+	EXPECT_EQ(strict(variant) || (variant->bits & SECBIT_EXEC_RESTRICT_FILE),
+		  st.restrict_file);
+	EXPECT_EQ(variant->bits, (unsigned int)st.securebits & (BOTH_BITS | BOTH_LOCKS));
+}
+
+/* omxsh decides as the library does, and refuses in one line. */
+TEST_F(decision, omxsh)
+{
+	const char *dash_c[] = { self->omxsh, "-c", "echo c", NULL };
+	struct us_result r;
+	char out[128];
+	int f, want;
+
+	if (!self->bits_set)
+		return;
+	for (f = 0; f < NR_FILES; f++) {
+		const char *argv[] = { self->omxsh, omx_ws_path(&self->ws, files[f].rel), NULL };
+
+		want = open_expected(self, variant, f);
+		us_run(&r, NULL, argv);
+		if (!want) {
+			snprintf(out, sizeof(out), "ran %s\n", files[f].rel);
+			EXPECT_EQ(0, r.status) TH_LOG("%s: %s", files[f].rel, r.err);
+			EXPECT_STREQ(out, r.out);
+		} else {
+			EXPECT_EQ(126, r.status) TH_LOG("%s", files[f].rel);
+			EXPECT_STREQ("", r.out);
+			EXPECT_EQ(1, us_lines(r.err)) TH_LOG("%s", r.err);
+		}
+	}
+	us_run(&r, NULL, dash_c);
+	if (omayexec_deny_interactive()) {
+		EXPECT_EQ(126, r.status);
+		EXPECT_NE(NULL, strstr(r.err, "-c: refused")) TH_LOG("%s", r.err);
+	} else {
+		EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+		EXPECT_STREQ("c\n", r.out);
+	}
+}
+
+TEST_HARNESS_MAIN

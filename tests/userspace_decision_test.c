@@ -22,6 +22,10 @@
  *     SECBIT_EXEC_DENY_INTERACTIVE.
  *   omxsh, end to end: a script runs or is refused (exit 126) as
  *     omayexec_open() decides; -c is refused under deny-interactive.
+ *   omayexec-python3, end to end: Debian's standard library is mode 0644,
+ *     so wherever a failed check is enforced (or strict mode meets a
+ *     kernel that cannot check) the interpreter cannot start, and says
+ *     what to do; elsewhere every script runs, and -c as omxsh's.
  *
  * Setting a bit pins the module until reboot (securebits_test): run this
  * suite where that does not matter.  On a kernel without the bits those
@@ -59,6 +63,7 @@ static const struct {
 FIXTURE(decision) {
 	struct omx_ws ws;
 	char omxsh[PATH_MAX];
+	char python[PATH_MAX];
 	bool bits_set;		/* the variant's bits are in force */
 	bool mayexec;		/* the kernel knows O_MAYEXEC (policy 0 here) */
 	bool check;		/* the kernel answers AT_EXECVE_CHECK */
@@ -98,6 +103,8 @@ FIXTURE_SETUP(decision)
 	unsetenv("OMAYEXEC_DENY_INTERACTIVE");
 	snprintf(self->omxsh, sizeof(self->omxsh), "%s", us_bin("omxsh"));
 	ASSERT_EQ(0, access(self->omxsh, X_OK)) TH_LOG("%s", self->omxsh);
+	snprintf(self->python, sizeof(self->python), "%s", us_bin("omayexec-python3"));
+	ASSERT_EQ(0, access(self->python, X_OK)) TH_LOG("%s", self->python);
 
 	self->mayexec = omx_module_loaded();
 	self->check = omx_module_loaded() ? omx_exec_check_enabled()
@@ -109,9 +116,16 @@ FIXTURE_SETUP(decision)
 	ASSERT_EQ(0, omx_ws_mount_tmpfs(ws, "exec", 0));
 	ASSERT_EQ(0, omx_ws_mount_tmpfs(ws, "noexec", MS_NOEXEC));
 	for (f = 0; f < NR_FILES; f++) {
+		char py[PATH_MAX];
+
 		snprintf(text, sizeof(text), "echo ran %s\n", files[f].rel);
 		ASSERT_EQ(0, us_write_file(omx_ws_path(ws, files[f].rel), text,
 					   files[f].mode));
+		/* The same script for Python: NAME.py beside NAME.omx. */
+		snprintf(py, sizeof(py), "%.*s.py",
+			 (int)(strlen(files[f].rel) - 4), files[f].rel);
+		snprintf(text, sizeof(text), "print('ran %s')\n", files[f].rel);
+		ASSERT_EQ(0, us_write_file(omx_ws_path(ws, py), text, files[f].mode));
 	}
 	if (variant->conf)
 		ASSERT_EQ(0, us_conf_write(variant->conf, 0644, 0));
@@ -248,6 +262,49 @@ TEST_F(decision, omxsh)
 			EXPECT_EQ(1, us_lines(r.err)) TH_LOG("%s", r.err);
 		}
 	}
+	us_run(&r, NULL, dash_c);
+	if (omayexec_deny_interactive()) {
+		EXPECT_EQ(126, r.status);
+		EXPECT_NE(NULL, strstr(r.err, "-c: refused")) TH_LOG("%s", r.err);
+	} else {
+		EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+		EXPECT_STREQ("c\n", r.out);
+	}
+}
+
+/* omayexec-python3 decides as the library does, its standard library too. */
+TEST_F(decision, python)
+{
+	const char *dash_c[] = { self->python, "-c", "print('c')", NULL };
+	struct us_result r;
+	char py[PATH_MAX], out[128];
+	bool starts;
+	int f;
+
+	if (!self->bits_set)
+		return;
+	/* Debian's standard library: mode 0644 on an exec mount, as EXEC_NX. */
+	starts = open_expected(self, variant, EXEC_NX) == 0;
+	for (f = 0; f < NR_FILES; f++) {
+		const char *argv[] = { self->python, py, NULL };
+
+		snprintf(py, sizeof(py), "%s", omx_ws_path(&self->ws, files[f].rel));
+		strcpy(py + strlen(py) - 4, ".py");
+		us_run(&r, NULL, argv);
+		if (starts) {
+			snprintf(out, sizeof(out), "ran %s\n", files[f].rel);
+			EXPECT_EQ(0, r.status) TH_LOG("%s: %s", py, r.err);
+			EXPECT_STREQ(out, r.out);
+		} else {
+			EXPECT_NE(0, r.status);
+			EXPECT_STREQ("", r.out);
+			EXPECT_NE(NULL, strstr(r.err, "omayexec-python3: cannot start: /usr/lib/python3.11/"))
+				TH_LOG("%s", r.err);
+			EXPECT_NE(NULL, strstr(r.err, "omayexec-python3-allow-stdlib"));
+		}
+	}
+	if (!starts)
+		return;
 	us_run(&r, NULL, dash_c);
 	if (omayexec_deny_interactive()) {
 		EXPECT_EQ(126, r.status);

@@ -17,7 +17,6 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -390,20 +389,19 @@ static void refusal_reasons(const char *path, int policy, char *buf, size_t len)
 }
 
 /*
- * execveat(2) with AT_EXECVE_CHECK on @path, as libomayexec asks it on the
- * descriptor it opened: 0, the error execve() would get, or EINVAL where
- * the kernel knows no such check.
+ * What execveat(2)'s AT_EXECVE_CHECK says of @path, as libomayexec asks
+ * it: 0, or the error execve() would get.  Asked through
+ * omayexec_check_fd(), which also needs the O_MAYEXEC policy's consent:
+ * only called where that is known, or does not matter.
  */
 static int exec_check(const char *path)
 {
-	static char *const argv[] = { PROG, NULL };
-	static char *const envp[] = { NULL };
 	int fd, err = 0;
 
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return errno;
-	if (syscall(SYS_execveat, fd, "", argv, envp, AT_EMPTY_PATH | AT_EXECVE_CHECK))
+	if (omayexec_check_fd(fd))
 		err = errno;
 	close(fd);
 	return err;
@@ -434,12 +432,12 @@ static int cmd_check(int argc, char *argv[])
 		const char *path = argv[i];
 
 		/* The check's own verdict, enforced or not: LSMs and IMA show. */
-		check = st.exec_check ? exec_check(path) : EINVAL;
+		check = st.exec_check ? exec_check(path) : 0;
 		fd = omayexec_open(AT_FDCWD, path,
 				   O_RDONLY | O_NONBLOCK | O_NOCTTY);
 		if (fd >= 0) {
 			close(fd);
-			if (check && check != EINVAL) {
+			if (check) {
 				check_reasons(path, check, why, sizeof(why));
 				printf("allowed  %s  (the exec check fails: %s; not enforced without SECBIT_EXEC_RESTRICT_FILE or strict mode)\n",
 				       path, why);
@@ -466,7 +464,7 @@ static int cmd_check(int argc, char *argv[])
 			printf("error    %s  (%s)\n", path, strerror(err));
 			continue;
 		}
-		if (err == EACCES && (!check || check == EINVAL || !st.restrict_file)) {
+		if (err == EACCES && (!check || !st.restrict_file)) {
 			/* The O_MAYEXEC policy refused it. */
 			refusal_reasons(path, st.policy, why, sizeof(why));
 		} else if (err == check) {

@@ -94,6 +94,21 @@ static int kernel_knows_mayexec(void)
 }
 
 /*
+ * Whether this process runs under Valgrind, which emulates execve(2) and
+ * execveat(2) itself: it resolves the file and executes it, whatever the
+ * flags (3.19, Debian 12's, knows no AT_EXECVE_CHECK), so that under it a
+ * check would replace the process with the file it asked about.  Its
+ * preload libraries in LD_PRELOAD give it away; there the check is not
+ * asked, as on a kernel without it.
+ */
+static int under_exec_emulator(void)
+{
+	const char *preload = getenv("LD_PRELOAD");
+
+	return preload && strstr(preload, "/vgpreload_");
+}
+
+/*
  * How the kernel answers AT_EXECVE_CHECK (OMAYEXEC_EXEC_CHECK_*).  The
  * probe checks the root directory, which no kernel executes: EACCES
  * where the check is answered, EINVAL where the flag is unknown (every
@@ -109,6 +124,8 @@ static int exec_check_support(void)
 	char buf[4];
 	int fd;
 
+	if (under_exec_emulator())
+		return OMAYEXEC_EXEC_CHECK_NONE;
 	if (syscall(SYS_execveat, AT_FDCWD, "/", argv, envp, AT_EXECVE_CHECK) == 0 ||
 	    errno != EINVAL) {
 		support = OMAYEXEC_EXEC_CHECK_NATIVE;
@@ -136,6 +153,8 @@ static int exec_check_fd(int fd)
 	static char *const envp[] = { NULL };
 	int saved = errno, err = 0;
 
+	if (under_exec_emulator())
+		return EINVAL;
 	if (syscall(SYS_execveat, fd, "", argv, envp,
 		    AT_EMPTY_PATH | AT_EXECVE_CHECK))
 		err = errno;

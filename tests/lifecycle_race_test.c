@@ -133,33 +133,47 @@ static void stop_workers(struct __test_metadata *_metadata,
 			EXPECT_EQ(0, wait_exit(workers[i], 20000));
 }
 
+/*
+ * @cycles loads of the module with @params and unloads, @pause_ms apart:
+ * 0, or the first unload's error.  An O_MAYEXEC open or a check in flight
+ * holds the module: rmmod is then refused (EAGAIN), as it may be, and
+ * tried again every 5 ms, up to 4,000 times in all (*@refused counts
+ * them); it must succeed soon.
+ */
+static int load_unload_cycles(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(lifecycle) *self, const char *params,
+			      int cycles, int pause_ms, int *refused)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < cycles && !ret; i++) {
+		ret = mod_load(self->ko, params);
+		if (ret) {
+			TH_LOG("load %d with \"%s\": %s", i, params, strerror(-ret));
+			break;
+		}
+		usleep(pause_ms * 1000);
+		while ((ret = mod_unload(MOD_OMAYEXEC)) == -EAGAIN && *refused < 4000) {
+			(*refused)++;
+			usleep(5 * 1000);
+		}
+		if (ret)
+			TH_LOG("unload %d: %s", i, strerror(-ret));
+		usleep(pause_ms * 1000);
+	}
+	return ret;
+}
+
 TEST_F_TIMEOUT(lifecycle, load_unload_while_opening, 180)
 {
 	struct race_counts *c;
 	pid_t workers[WORKERS];
-	int i, ret, refused = 0;
+	int ret, refused = 0;
 
 	c = start_workers(_metadata, self, workers, race_worker);
 	ASSERT_NE(NULL, c);
-	for (i = 0; i < CYCLES; i++) {
-		LOAD_OK("enforce=2");
-		usleep(50 * 1000);
-		/*
-		 * An O_MAYEXEC open in flight may hold the module: rmmod is
-		 * then refused (EAGAIN), as it may be; it must succeed soon.
-		 */
-		while ((ret = mod_unload(MOD_OMAYEXEC)) == -EAGAIN &&
-		       refused < 2000) {
-			refused++;
-			usleep(5 * 1000);
-		}
-		EXPECT_EQ(0, ret) {
-			TH_LOG("unload %d: %s", i, strerror(-ret));
-		}
-		if (ret)
-			break;
-		usleep(50 * 1000);
-	}
+	ret = load_unload_cycles(_metadata, self, "enforce=2", CYCLES, 50, &refused);
+	EXPECT_EQ(0, ret);
 	TH_LOG("%d loads and unloads; %d unloads refused as in use", CYCLES,
 	       refused);
 	stop_workers(_metadata, c, workers);
@@ -344,21 +358,8 @@ TEST_F_TIMEOUT(lifecycle, load_unload_while_checking, 240)
 		}
 		ASSERT_LE(0, workers[i]);
 	}
-	for (i = 0; i < CHECK_CYCLES; i++) {
-		LOAD_OK("");
-		usleep(200 * 1000);
-		/* A check in flight holds the module: rmmod may be refused. */
-		while ((ret = mod_unload(MOD_OMAYEXEC)) == -EAGAIN && refused < 4000) {
-			refused++;
-			usleep(5 * 1000);
-		}
-		EXPECT_EQ(0, ret) {
-			TH_LOG("unload %d: %s", i, strerror(-ret));
-		}
-		if (ret)
-			break;
-		usleep(100 * 1000);
-	}
+	ret = load_unload_cycles(_metadata, self, "", CHECK_CYCLES, 150, &refused);
+	EXPECT_EQ(0, ret);
 	c->stop = 1;
 	/* A check that executed the program would have ended with its status. */
 	for (i = 0; i <= WORKERS; i++)

@@ -529,7 +529,7 @@ int main(int argc, char *argv[])
 
 	if (code) {
 		if (deny) {
-			fprintf(stderr, PROG ": -c: refused: code given on the command line cannot be checked (--deny-interactive)\n");
+			fprintf(stderr, PROG ": -c: refused: code given on the command line cannot be checked (deny-interactive)\n");
 			return STATUS_REFUSED;
 		}
 		status = run_string(&in, code);
@@ -550,7 +550,7 @@ int main(int argc, char *argv[])
 				why = "it is not a regular file (a pipe or a terminal)";
 			else
 				why = "the system's exec policy does not allow running it";
-			fprintf(stderr, PROG ": standard input: refused: %s (--deny-interactive)\n",
+			fprintf(stderr, PROG ": standard input: refused: %s (deny-interactive)\n",
 				why);
 			return STATUS_REFUSED;
 		}

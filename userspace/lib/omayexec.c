@@ -109,25 +109,45 @@ static int under_exec_emulator(void)
 }
 
 /*
- * How the kernel answers AT_EXECVE_CHECK (OMAYEXEC_EXEC_CHECK_*).  The
- * probe checks the root directory, which no kernel executes: EACCES
- * where the check is answered, EINVAL where the flag is unknown (every
- * kernel since execveat(2) came, 3.19, refuses unknown flags).  Answered
- * while the module is loaded with exec_check=Y: the module's; else the
- * kernel's own.
+ * execveat(@dirfd, @path, argv, envp, @flags | AT_EXECVE_CHECK): 0, the
+ * error execve() would get, or EINVAL where the kernel knows no such
+ * check (every kernel since execveat(2) came, 3.19, refuses unknown
+ * flags, so a kernel without it never executes anything here).  argv and
+ * envp are minimal: mainline copies them for the check.
+ */
+static int exec_check_at(int dirfd, const char *path, int flags)
+{
+	static char *const argv[] = { "omayexec-check", NULL };
+	static char *const envp[] = { NULL };
+	int saved = errno, err = 0;
+
+	if (under_exec_emulator())
+		return EINVAL;
+	if (syscall(SYS_execveat, dirfd, path, argv, envp, flags | AT_EXECVE_CHECK))
+		err = errno;
+	errno = saved;
+	return err;
+}
+
+/* The check of the file open as @fd, as an interpreter asks it. */
+static int exec_check_fd(int fd)
+{
+	return exec_check_at(fd, "", AT_EMPTY_PATH);
+}
+
+/*
+ * How the kernel answers AT_EXECVE_CHECK (OMAYEXEC_EXEC_CHECK_*): a check
+ * of the root directory, which no kernel executes, is EACCES where the
+ * check is answered, EINVAL where it is not.  Answered while the module
+ * is loaded with exec_check=Y: the module's; else the kernel's own.
  */
 static int exec_check_support(void)
 {
-	static char *const argv[] = { "omayexec-probe", NULL };
-	static char *const envp[] = { NULL };
 	int saved = errno, support = OMAYEXEC_EXEC_CHECK_NONE;
 	char buf[4];
 	int fd;
 
-	if (under_exec_emulator())
-		return OMAYEXEC_EXEC_CHECK_NONE;
-	if (syscall(SYS_execveat, AT_FDCWD, "/", argv, envp, AT_EXECVE_CHECK) == 0 ||
-	    errno != EINVAL) {
+	if (exec_check_at(AT_FDCWD, "/", 0) != EINVAL) {
 		support = OMAYEXEC_EXEC_CHECK_NATIVE;
 		fd = open(MODULE_DIR "/parameters/exec_check", O_RDONLY | O_CLOEXEC);
 		if (fd >= 0) {
@@ -138,28 +158,6 @@ static int exec_check_support(void)
 	}
 	errno = saved;
 	return support;
-}
-
-/*
- * execveat(@fd, "", AT_EMPTY_PATH | AT_EXECVE_CHECK): 0, the error
- * execve() would get, or EINVAL where the kernel knows no such check
- * (every kernel since execveat(2) came, 3.19, refuses unknown flags, so a
- * kernel without it never executes anything here).  argv and envp are
- * minimal: mainline copies them for the check.
- */
-static int exec_check_fd(int fd)
-{
-	static char *const argv[] = { "omayexec-check", NULL };
-	static char *const envp[] = { NULL };
-	int saved = errno, err = 0;
-
-	if (under_exec_emulator())
-		return EINVAL;
-	if (syscall(SYS_execveat, fd, "", argv, envp,
-		    AT_EMPTY_PATH | AT_EXECVE_CHECK))
-		err = errno;
-	errno = saved;
-	return err;
 }
 
 /* The calling thread's securebits, or 0 when they cannot be read. */
@@ -343,6 +341,23 @@ static int resolve_deny_interactive(const struct config *c, int *source)
 	return src != OMAYEXEC_SOURCE_DEFAULT;
 }
 
+/*
+ * Whether a failed AT_EXECVE_CHECK refuses the file: the calling thread's
+ * SECBIT_EXEC_RESTRICT_FILE, or the strict mode from wherever it came.
+ */
+static int resolve_restrict_file(const struct config *c, int *source)
+{
+	int src = OMAYEXEC_SOURCE_DEFAULT;
+
+	if (securebits() & SECBIT_EXEC_RESTRICT_FILE)
+		src = OMAYEXEC_SOURCE_SECUREBITS;
+	else if (resolve_mode(c, &src) != OMAYEXEC_STRICT)
+		src = OMAYEXEC_SOURCE_DEFAULT;
+	if (source)
+		*source = src;
+	return src != OMAYEXEC_SOURCE_DEFAULT;
+}
+
 int omayexec_set_mode(int mode)
 {
 	if (mode != OMAYEXEC_BEST_EFFORT && mode != OMAYEXEC_STRICT) {
@@ -419,18 +434,17 @@ static int open_code(int dirfd, const char *path, int flags, int *mayexec)
 static int decide(int fd, int mayexec, int always_enforce)
 {
 	int check = exec_check_fd(fd);
+	struct config c;
 
 	if (check == EINVAL) {
 		if (mayexec || omayexec_mode() != OMAYEXEC_STRICT)
 			return 0;
 		return EOPNOTSUPP;
 	}
-	if (!check)
-		return 0;
-	if (always_enforce || (securebits() & SECBIT_EXEC_RESTRICT_FILE) ||
-	    omayexec_mode() == OMAYEXEC_STRICT)
+	if (!check || always_enforce)
 		return check;
-	return 0;
+	read_config(&c);
+	return resolve_restrict_file(&c, NULL) ? check : 0;
 }
 
 int omayexec_open(int dirfd, const char *path, int flags)
@@ -621,12 +635,7 @@ int omayexec_get_state(struct omayexec_state *state, size_t size)
 				&st.deny_interactive_source);
 	st.exec_check = exec_check_support();
 	st.securebits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
-	st.restrict_file_source = OMAYEXEC_SOURCE_DEFAULT;
-	if (st.securebits >= 0 && (st.securebits & SECBIT_EXEC_RESTRICT_FILE))
-		st.restrict_file_source = OMAYEXEC_SOURCE_SECUREBITS;
-	else if (st.mode == OMAYEXEC_STRICT)
-		st.restrict_file_source = st.mode_source;
-	st.restrict_file = st.restrict_file_source != OMAYEXEC_SOURCE_DEFAULT;
+	st.restrict_file = resolve_restrict_file(&c, &st.restrict_file_source);
 
 	memset(state, 0, size);
 	memcpy(state, &st, size < sizeof(st) ? size : sizeof(st));

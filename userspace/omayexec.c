@@ -492,7 +492,7 @@ static int cmd_run(int argc, char *argv[])
 {
 	unsigned int want = 0, lock = 0, bits;
 	struct omayexec_state st;
-	int i, cur;
+	int i, cur, err;
 
 	for (i = 0; i < argc && strcmp(argv[i], "--"); i++) {
 		if (!strcmp(argv[i], "--restrict-file"))
@@ -524,12 +524,13 @@ static int cmd_run(int argc, char *argv[])
 		else if (omayexec_get_state(&st, sizeof(st)) || !st.exec_check)
 			fprintf(stderr, PROG ": run: this kernel has no exec securebits: load the omayexec module (exec_check=1, its default), or run Linux 6.14 or later\n");
 		else
-			fprintf(stderr, PROG ": run: the exec securebits are locked: a locked bit cannot be cleared, nor its lock removed\n");
+			fprintf(stderr, PROG ": run: a bit asked for is locked off: a locked exec securebit cannot change\n");
 		return 1;
 	}
 	execvp(argv[0], argv);
-	fprintf(stderr, PROG ": run: %s: %s\n", argv[0], strerror(errno));
-	return errno == ENOENT ? 127 : 126;
+	err = errno;
+	fprintf(stderr, PROG ": run: %s: %s\n", argv[0], strerror(err));
+	return err == ENOENT ? 127 : 126;
 }
 
 int main(int argc, char *argv[])

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * omayexec-perl: Debian's Perl (libperl 5.36 on Debian 12, 5.40 on
+ * Debian 13), unpatched, started so that no code of a file runs unless
+ * libomayexec lets the file run.  See omayexec-perl(1).
+ *
+ * The parts, one file each:
+ *   main.c      the interpreter's life, as perl's own main() has it, and
+ *               the launcher's one option
+ *   units.c     the judge of every compilation unit read from a file (the
+ *               main script, require, use, do FILE, -M, PERL5OPT, the
+ *               debugger), on the descriptor Perl reads it from
+ *   prompt.c    deny-interactive: -e and -E, standard input, the
+ *               debugger's prompt
+ *   refuse.c    the one line that says why
+ */
+#ifndef OMXPL_H
+#define OMXPL_H
+
+#include <EXTERN.h>
+#include <perl.h>
+
+#define OMXPL_PROG		"omayexec-perl"
+/* As shells, omxsh and omayexec-python3: a file that exists but may not run. */
+#define OMXPL_STATUS_REFUSED	126
+/* The launcher's own option, accepted as the first argument only. */
+#define OMXPL_DENY_OPTION	"--omayexec-deny-interactive"
+#define OMXPL_DENY_TAG		" (deny-interactive)"
+
+/* units.c: wrap every op checker; once, before perl_parse(). */
+void omxpl_units_install(pTHX);
+
+/* prompt.c: whether to refuse code that is no checked file. */
+void omxpl_prompt_set_deny(int on);
+/* prompt.c: before perl_parse(): remember what PERL5DB says now. */
+void omxpl_prompt_save_env(void);
+/*
+ * prompt.c: from xs_init, once Perl has read its switches and opened the
+ * script but before it compiles anything: refuse -e, standard input and
+ * the debugger's prompt with deny-interactive (exits 126).
+ */
+void omxpl_prompt_check(pTHX);
+
+/*
+ * refuse.c: whether the file open as @fd may be run, judged by the
+ * kernel through libomayexec: 0, or the errno of the refusal.
+ */
+int omxpl_judge_fd(int fd);
+/* refuse.c: "omayexec-perl: WHAT: refused: WHY" in @buf (no newline). */
+void omxpl_refusal(char *buf, size_t len, const char *what, int err, int fd);
+/* refuse.c: print @line and a newline on Perl's STDERR, exit 126. */
+void omxpl_refuse_exit(pTHX_ const char *line) __attribute__((noreturn));
+
+#endif /* OMXPL_H */

@@ -1,0 +1,738 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * omayexec-perl, Debian's Perl with libomayexec, end to end in the VM with
+ * Debian's perl and its modules, under each policy (0-3), and with
+ * SECBIT_EXEC_RESTRICT_FILE or SECBIT_EXEC_DENY_INTERACTIVE on the test:
+ * - the main script on an exec mount runs (it uses strict, warnings and the
+ *   XS module POSIX); the same on a noexec mount, or without the x bit
+ *   under the file policy, is refused before any of it runs, its BEGIN
+ *   blocks included (one line on stderr, exit 126, the marker never
+ *   written); Debian's own perl runs it anyway;
+ * - every way Perl compiles a file: use through "use lib", require of a
+ *   module name, of an absolute and of a relative path, do FILE, require
+ *   in eval, a file whose handle an @INC hook returns, -M, PERL5OPT and
+ *   -d:Module; each is refused (require dies with the line, eval catches
+ *   it, do returns undef with it in $@) or runs, as the policy says;
+ * - -e and standard input (a file, a pipe) with and without
+ *   deny-interactive (--omayexec-deny-interactive, OMAYEXEC_DENY_INTERACTIVE=1,
+ *   /etc/omayexec.conf, the securebit), and the debugger: -d runs with a
+ *   judged perl5db.pl, and is refused with deny-interactive.
+ * Under the file policy and SECBIT_EXEC_RESTRICT_FILE the fixture first
+ * applies the documented remedy (omayexec-perl-allow-stdlib) and undoes
+ * it afterwards; perl_stdlib shows use strict refused without it, with
+ * the hint, and the remedy working.
+ *
+ * Setting a securebit pins the module until reboot (securebits_test): run
+ * this suite where that does not matter.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <linux/omayexec.h>
+
+#include "omx_test.h"
+#include "userspace/run.h"
+
+#define PL_REFUSED	126
+#define POLICY_WHY	"refused: the system's exec policy does not allow"
+#define DENY_OPTION	"--omayexec-deny-interactive"
+#define REAL_PERL	"/usr/bin/perl"
+
+/* ---- Perl's modules' modes, changed by the remedy and restored -------- */
+
+struct saved_mode {
+	char *path;
+	mode_t mode;
+};
+
+static struct saved_mode *saved;
+static size_t nsaved, capsaved;
+
+static bool is_code_file(const char *path)
+{
+	static const char *const ends[] = { ".pm", ".pl", ".pmc", ".al", ".ix" };
+	size_t len = strlen(path), i, n;
+
+	for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		n = strlen(ends[i]);
+		if (len > n && !strcmp(path + len - n, ends[i]))
+			return true;
+	}
+	return false;
+}
+
+/* nftw callback: remember each code file without an x bit. */
+static int save_one(const char *path, const struct stat *st, int type,
+		    struct FTW *ftw)
+{
+	struct saved_mode *p;
+	size_t i;
+
+	(void)ftw;
+	if (type != FTW_F || !S_ISREG(st->st_mode) || (st->st_mode & 0111) ||
+	    !is_code_file(path))
+		return 0;
+	/* Directories of @INC may hold one another. */
+	for (i = 0; i < nsaved; i++)
+		if (!strcmp(saved[i].path, path))
+			return 0;
+	if (nsaved == capsaved) {
+		capsaved = capsaved ? capsaved * 2 : 1024;
+		p = realloc(saved, capsaved * sizeof(*saved));
+		if (!p)
+			return -1;
+		saved = p;
+	}
+	saved[nsaved].path = strdup(path);
+	if (!saved[nsaved].path)
+		return -1;
+	saved[nsaved++].mode = st->st_mode & 07777;
+	return 0;
+}
+
+/*
+ * Record the modes the remedy will change, under the directories of
+ * Debian's perl's default @INC (as the remedy has them): how many, or -1.
+ */
+static long stdlib_save_modes(void)
+{
+	const char *argv[] = { REAL_PERL, "-e",
+		"print join qq(\\n), grep { !ref && m{^/} && -d } @INC", NULL };
+	char *dir, *next, real[PATH_MAX];
+	struct us_result r;
+
+	nsaved = 0;
+	if (us_run(&r, NULL, argv))
+		return -1;
+	for (dir = r.out; dir && *dir; dir = next) {
+		next = strchr(dir, '\n');
+		if (next)
+			*next++ = '\0';
+		/* Some are links (/usr/share/perl/5.36 -> 5.36.0). */
+		if (!realpath(dir, real) || nftw(real, save_one, 32, FTW_PHYS))
+			return -1;
+	}
+	return (long)nsaved;
+}
+
+/* Give the recorded files their modes back: 0 or -errno. */
+static int stdlib_restore_modes(void)
+{
+	int ret = 0;
+	size_t i;
+
+	for (i = 0; i < nsaved; i++) {
+		if (chmod(saved[i].path, saved[i].mode) && !ret)
+			ret = -errno;
+		free(saved[i].path);
+	}
+	nsaved = 0;
+	return ret;
+}
+
+/* The documented remedy, as the administrator runs it. */
+static int run_remedy(struct us_result *r)
+{
+	const char *argv[] = { us_bin("omayexec-perl-allow-stdlib"),
+			       "--quiet", NULL };
+
+	return us_run(r, NULL, argv);
+}
+
+/* ---- Results ---------------------------------------------------------- */
+
+/* The first line of @s, in @buf. */
+static const char *first_line(const char *s, char *buf, size_t len)
+{
+	size_t n = strcspn(s, "\n");
+
+	snprintf(buf, len, "%.*s", (int)n, s);
+	return buf;
+}
+
+/*
+ * A refusal by the launcher, before anything ran: exit @status_, @out_before
+ * on stdout, one line on stderr naming @what, with "refused" and @why.
+ */
+#define EXPECT_PL_REFUSED(r, status_, what, out_before, why) do {	\
+	EXPECT_EQ(status_, (r).status) TH_LOG("stderr: %s", (r).err);	\
+	EXPECT_STREQ(out_before, (r).out);				\
+	EXPECT_EQ(1, us_lines((r).err)) TH_LOG("stderr: %s", (r).err);	\
+	EXPECT_NE(NULL, strstr((r).err, "omayexec-perl: ")) TH_LOG("stderr: %s", (r).err); \
+	EXPECT_NE(NULL, strstr((r).err, what)) TH_LOG("stderr: %s", (r).err); \
+	EXPECT_NE(NULL, strstr((r).err, why)) TH_LOG("stderr: %s", (r).err); \
+} while (0)
+
+/*
+ * A require or use that died of the refusal: a failure status, what ran
+ * before on stdout, and the launcher's line first on stderr (Perl's own
+ * "Compilation failed in require" lines follow it).
+ */
+#define EXPECT_PL_DIED(r, what, out_before) do {			\
+	char line_[US_OUT_MAX];						\
+									\
+	first_line((r).err, line_, sizeof(line_));			\
+	EXPECT_NE(0, (r).status) TH_LOG("stderr: %s", (r).err);		\
+	EXPECT_STREQ(out_before, (r).out);				\
+	EXPECT_EQ(0, strncmp(line_, "omayexec-perl: ", 15)) TH_LOG("stderr: %s", (r).err); \
+	EXPECT_NE(NULL, strstr(line_, what)) TH_LOG("stderr: %s", (r).err); \
+	EXPECT_NE(NULL, strstr(line_, POLICY_WHY)) TH_LOG("stderr: %s", (r).err); \
+} while (0)
+
+#define EXPECT_PL_RAN(r, out_want) do {					\
+	EXPECT_EQ(0, (r).status) TH_LOG("stderr: %s", (r).err);		\
+	EXPECT_STREQ(out_want, (r).out);				\
+	EXPECT_STREQ("", (r).err);					\
+} while (0)
+
+/* ---- The fixture --------------------------------------------------------- */
+
+FIXTURE(perl) {
+	struct omx_ws ws;
+	char pl[PATH_MAX];
+	char marker[PATH_MAX];	/* written by every refused piece of code */
+	char exec_dir[PATH_MAX], noexec_dir[PATH_MAX];
+	bool remedied, check;
+};
+
+FIXTURE_VARIANT(perl) {
+	int policy;
+	int bits;	/* SECBIT_EXEC_* set on the test and what it runs */
+};
+
+FIXTURE_VARIANT_ADD(perl, policy_0) { .policy = 0 };
+FIXTURE_VARIANT_ADD(perl, policy_1) { .policy = 1 };
+FIXTURE_VARIANT_ADD(perl, policy_2) { .policy = 2 };
+FIXTURE_VARIANT_ADD(perl, policy_3) { .policy = 3 };
+FIXTURE_VARIANT_ADD(perl, restrict_file_bit) {
+	.policy = 0, .bits = SECBIT_EXEC_RESTRICT_FILE };
+FIXTURE_VARIANT_ADD(perl, deny_interactive_bit) {
+	.policy = 0, .bits = SECBIT_EXEC_DENY_INTERACTIVE };
+
+/* The files, relative to the workspace. */
+#define GOOD		"exec/good.pl"		/* 0755, exec mount */
+#define NX		"exec/nx.pl"		/* 0644, exec mount */
+#define PLAIN		"exec/plain.pl"		/* 0755, exec mount, no module */
+#define EVIL		"noexec/evil.pl"	/* 0755, noexec mount */
+
+/* Whether a file runs: the policy, and the exec check under the bit. */
+static bool allowed(const FIXTURE_VARIANT(perl) *variant, bool noexec_mount,
+		    bool exec_bit)
+{
+	if ((variant->policy & OMAYEXEC_ENFORCE_MOUNT) && noexec_mount)
+		return false;
+	if ((variant->policy & OMAYEXEC_ENFORCE_FILE) && !exec_bit)
+		return false;
+	if ((variant->bits & SECBIT_EXEC_RESTRICT_FILE) &&
+	    (noexec_mount || !exec_bit))
+		return false;
+	return true;
+}
+
+static bool file_policy(const FIXTURE_VARIANT(perl) *variant)
+{
+	return (variant->policy & OMAYEXEC_ENFORCE_FILE) ||
+	       (variant->bits & SECBIT_EXEC_RESTRICT_FILE);
+}
+
+/* Code that writes the marker at compile time, then prints "ran NAME". */
+static void evil_code(char *buf, size_t len, const char *marker,
+		      const char *package, const char *name)
+{
+	snprintf(buf, len,
+		 "%s%s%s"
+		 "BEGIN { open(my $m, '>', '%s') or die; close $m }\n"
+		 "print \"ran %s\\n\";\n1;\n",
+		 package ? "package " : "", package ? package : "",
+		 package ? ";\n" : "", marker, name);
+}
+
+FIXTURE_SETUP(perl)
+{
+	struct omx_ws *ws = &self->ws;
+	char text[PATH_MAX * 4];
+	struct us_result r;
+
+	ASSERT_FALSE(access(US_CONF, F_OK) == 0 && !us_conf_is_ours())
+		TH_LOG("%s exists: not overwriting it", US_CONF);
+	us_conf_remove();
+	unsetenv("OMAYEXEC_MODE");
+	unsetenv("OMAYEXEC_DENY_INTERACTIVE");
+	snprintf(self->pl, sizeof(self->pl), "%s", us_bin("omayexec-perl"));
+	ASSERT_EQ(0, access(self->pl, X_OK)) TH_LOG("%s", self->pl);
+	ASSERT_EQ(0, access(REAL_PERL, X_OK));
+	ASSERT_TRUE(omx_module_loaded());
+	ASSERT_EQ(0, omx_policy_set(0));
+	self->check = omx_exec_check_enabled();
+	ASSERT_EQ(0, omx_ws_create(ws));
+	ASSERT_EQ(0, omx_ws_mount_tmpfs(ws, "exec", 0));
+	ASSERT_EQ(0, omx_ws_mount_tmpfs(ws, "noexec", MS_NOEXEC));
+	snprintf(self->marker, sizeof(self->marker), "%s",
+		 omx_ws_path(ws, "exec/marker"));
+	snprintf(self->exec_dir, sizeof(self->exec_dir), "%s",
+		 omx_ws_path(ws, "exec"));
+	snprintf(self->noexec_dir, sizeof(self->noexec_dir), "%s",
+		 omx_ws_path(ws, "noexec"));
+
+	/* Debian's modules, a pure-Perl and an XS one, in every good script. */
+	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, GOOD),
+		"use strict;\nuse warnings;\nuse POSIX ();\n"
+		"print 'ran good ', POSIX::floor(2.5), \"\\n\";\n", 0755));
+	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, NX), "print \"ran nx\\n\";\n", 0644));
+	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, PLAIN), "print \"ran plain\\n\";\n", 0755));
+	evil_code(text, sizeof(text), self->marker, NULL, "evil");
+	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, EVIL), text, 0755));
+
+	/* The modules on the noexec mount, with the x bit. */
+	ASSERT_EQ(0, mkdirat(ws->dirfd, "noexec/lib", 0755));
+	ASSERT_EQ(0, mkdirat(ws->dirfd, "noexec/lib/Devel", 0755));
+	evil_code(text, sizeof(text), self->marker, "Evil", "Evil");
+	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, "noexec/lib/Evil.pm"), text, 0755));
+	evil_code(text, sizeof(text), self->marker, NULL, "evil.pl");
+	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, "noexec/lib/evil.pl"), text, 0755));
+	evil_code(text, sizeof(text), self->marker, "Devel::Evil",
+		  "Devel::Evil");
+	strcat(text, "sub DB::DB {}\n");
+	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, "noexec/lib/Devel/Evil.pm"),
+				   text, 0755));
+
+	/* The remedy first under the file policy: Debian's modules are 0644. */
+	if (file_policy(variant)) {
+		ASSERT_LE(0, stdlib_save_modes());
+		self->remedied = true;
+		ASSERT_EQ(0, run_remedy(&r)) TH_LOG("%s", r.err);
+	}
+	ASSERT_EQ(0, omx_policy_set(variant->policy));
+
+	/* The bits go on this test's process, and on what it runs. */
+	if (variant->bits) {
+		if (prctl(PR_SET_SECUREBITS,
+			  prctl(PR_GET_SECUREBITS, 0, 0, 0, 0) | variant->bits,
+			  0, 0, 0))
+			SKIP(return, "no exec securebits here: %s", strerror(errno));
+	}
+}
+
+FIXTURE_TEARDOWN(perl)
+{
+	EXPECT_EQ(0, omx_policy_set(0));
+	if (self->remedied)
+		EXPECT_EQ(0, stdlib_restore_modes());
+	us_conf_remove();
+	EXPECT_EQ(0, omx_ws_destroy(&self->ws));
+}
+
+/* A file of code in the workspace, what it prints, and where it lies. */
+struct code_file {
+	const char *rel, *out;
+	bool noexec_mount, exec_bit;
+};
+
+static bool marker_written(const char *marker)
+{
+	return access(marker, F_OK) == 0;
+}
+
+TEST_F(perl, script)
+{
+	static const struct code_file scripts[] = {
+		{ GOOD, "ran good 2\n", false, true },
+		{ NX, "ran nx\n", false, false },
+		{ EVIL, "ran evil\n", true, true },
+	};
+	struct us_result r;
+	size_t i;
+
+	for (i = 0; i < sizeof(scripts) / sizeof(scripts[0]); i++) {
+		const char *path = omx_ws_path(&self->ws, scripts[i].rel);
+		const char *argv[] = { self->pl, path, "arg", NULL };
+
+		unlink(self->marker);
+		us_run(&r, NULL, argv);
+		TH_LOG("%s: exit %d", scripts[i].rel, r.status);
+		if (allowed(variant, scripts[i].noexec_mount, scripts[i].exec_bit)) {
+			EXPECT_PL_RAN(r, scripts[i].out);
+		} else {
+			EXPECT_PL_REFUSED(r, PL_REFUSED, path, "", POLICY_WHY);
+			EXPECT_FALSE(marker_written(self->marker));
+		}
+	}
+}
+
+/* Perl's own names are the file's: $0, __FILE__, caller, %INC, warnings. */
+TEST_F(perl, names_are_the_files)
+{
+	const char *script = omx_ws_path(&self->ws, "exec/names.pl");
+	const char *argv[] = { self->pl, script, NULL };
+	char text[PATH_MAX * 2], want[PATH_MAX * 6];
+	struct us_result r;
+
+	ASSERT_EQ(0, us_write_file(omx_ws_path(&self->ws, "exec/Named.pm"),
+		"package Named;\nsub where { return (caller(0))[1] }\n"
+		"warn \"warned\";\n1;\n", 0755));
+	snprintf(text, sizeof(text),
+		 "use lib '%s';\nuse Named;\n"
+		 "print \"$0|\", __FILE__, \"|\", Named::where(), \"|$INC{'Named.pm'}\\n\";\n",
+		 self->exec_dir);
+	ASSERT_EQ(0, us_write_file(script, text, 0755));
+	us_run(&r, NULL, argv);
+	snprintf(want, sizeof(want), "%s|%s|%s|%s/Named.pm\n", script, script,
+		 script, self->exec_dir);
+	EXPECT_EQ(0, r.status) TH_LOG("stderr: %s", r.err);
+	EXPECT_STREQ(want, r.out);
+	snprintf(want, sizeof(want), "warned at %s/Named.pm line 3.\n",
+		 self->exec_dir);
+	EXPECT_STREQ(want, r.err);
+}
+
+/*
+ * Debian's perl itself: nothing checks, the script on the noexec mount
+ * runs where the launcher refuses it (the mount policies).
+ */
+TEST_F(perl, plain_perl_runs_it_anyway)
+{
+	const char *argv[] = { REAL_PERL, omx_ws_path(&self->ws, EVIL), NULL };
+	struct us_result r;
+
+	if (!(variant->policy & OMAYEXEC_ENFORCE_MOUNT))
+		return;
+	us_run(&r, NULL, argv);
+	EXPECT_PL_RAN(r, "ran evil\n");
+	EXPECT_TRUE(marker_written(self->marker));
+}
+
+/*
+ * Every way a script makes Perl compile a file, each on a file on the
+ * noexec mount (with the x bit): the script runs up to it, then the file
+ * is refused before any of its code ran, or runs.
+ */
+struct compile_way {
+	const char *name;
+	const char *code;	/* %1$s: the noexec mount */
+	const char *what;	/* the file the refusal names (%1$s as above) */
+	const char *ran;	/* stdout after "before\n" when it runs */
+	const char *refused;	/* stdout after "before\n" when refused,
+				 * NULL: the script dies of it */
+	bool in_lib;		/* run in noexec/lib */
+};
+
+static const struct compile_way compile_ways[] = {
+	{ "use lib", "use lib '%1$s/lib';\nuse Evil;\n", "%1$s/lib/Evil.pm",
+	  "ran Evil\nafter\n", NULL, false },
+	{ "require NAME", "unshift @INC, '%1$s/lib';\nrequire Evil;\n",
+	  "%1$s/lib/Evil.pm", "ran Evil\nafter\n", NULL, false },
+	{ "require /abs", "require '%1$s/lib/evil.pl';\n", "%1$s/lib/evil.pl",
+	  "ran evil.pl\nafter\n", NULL, false },
+	{ "require ./rel", "require './evil.pl';\n", "./evil.pl",
+	  "ran evil.pl\nafter\n", NULL, true },
+	{ "do FILE", "my $r = do '%1$s/lib/evil.pl';\n"
+	  "print defined $r ? \"did\\n\" : \"undef: $@\";\n",
+	  "%1$s/lib/evil.pl", "ran evil.pl\ndid\nafter\n", "undef: ", false },
+	{ "eval require", "eval { require '%1$s/lib/evil.pl' };\n"
+	  "print $@ =~ /^omayexec-perl: .*refused/ ? \"caught\\n\" : \"none\\n\";\n",
+	  "%1$s/lib/evil.pl", "ran evil.pl\nnone\nafter\n", "caught\nafter\n", false },
+	{ "@INC hook's handle",
+	  "unshift @INC, sub { return unless $_[1] eq 'Hooked.pm';\n"
+	  "  open(my $fh, '<', '%1$s/lib/Evil.pm') or die; return $fh };\n"
+	  "require Hooked;\n", "%1$s/lib/Evil.pm", "ran Evil\nafter\n", NULL, false },
+};
+
+TEST_F(perl, every_way_to_compile_a_file)
+{
+	char code[PATH_MAX * 4], text[PATH_MAX * 5], what[PATH_MAX], want[256];
+	const char *script = omx_ws_path(&self->ws, "exec/way.pl");
+	const char *argv[] = { self->pl, script, NULL };
+	struct us_opts opts = { .stdin_fd = -1 };
+	bool runs = allowed(variant, true, true);
+	const struct compile_way *w;
+	struct us_result r;
+	size_t i;
+
+	for (i = 0; i < sizeof(compile_ways) / sizeof(compile_ways[0]); i++) {
+		w = &compile_ways[i];
+		snprintf(code, sizeof(code), w->code, self->noexec_dir);
+		snprintf(text, sizeof(text),
+			 "BEGIN { $| = 1; print \"before\\n\" }\n%sprint \"after\\n\";\n",
+			 code);
+		ASSERT_EQ(0, us_write_file(script, text, 0755));
+		snprintf(what, sizeof(what), w->what, self->noexec_dir);
+		opts.cwd = w->in_lib ? omx_ws_path(&self->ws, "noexec/lib") : NULL;
+		unlink(self->marker);
+		us_run(&r, &opts, argv);
+		TH_LOG("%s: exit %d", w->name, r.status);
+		if (runs) {
+			snprintf(want, sizeof(want), "before\n%s", w->ran);
+			EXPECT_PL_RAN(r, want);
+			continue;
+		}
+		EXPECT_FALSE(marker_written(self->marker)) TH_LOG("%s", w->name);
+		if (!w->refused) {
+			EXPECT_PL_DIED(r, what, "before\n");
+			continue;
+		}
+		/* Caught: the line went to $@, the script went on. */
+		EXPECT_EQ(0, r.status) TH_LOG("%s: %s", w->name, r.err);
+		EXPECT_EQ(0, strncmp(r.out, "before\n", 7)) TH_LOG("%s", r.out);
+		EXPECT_NE(NULL, strstr(r.out, w->refused)) TH_LOG("%s", r.out);
+		if (!strcmp(w->name, "do FILE"))
+			EXPECT_NE(NULL, strstr(r.out, POLICY_WHY)) TH_LOG("%s", r.out);
+	}
+}
+
+/* An @INC hook's code from memory is the hook's own doing, like eval. */
+TEST_F(perl, inc_hook_from_memory_runs)
+{
+	const char *script = omx_ws_path(&self->ws, "exec/memhook.pl");
+	const char *argv[] = { self->pl, script, NULL };
+	struct us_result r;
+
+	ASSERT_EQ(0, us_write_file(script,
+		"unshift @INC, sub { return unless $_[1] eq 'Mem.pm';\n"
+		"  my $code = qq(print qq(ran Mem\\\\n); 1;);\n"
+		"  open(my $fh, '<', \\$code) or die; return $fh };\n"
+		"require Mem;\nprint \"after\\n\";\n", 0755));
+	us_run(&r, NULL, argv);
+	EXPECT_PL_RAN(r, "ran Mem\nafter\n");
+}
+
+/* -M, PERL5OPT and -d:Module, before a script that passes. */
+TEST_F(perl, modules_from_switches)
+{
+	char inc[PATH_MAX + 8], lib_env[PATH_MAX + 16], what[PATH_MAX + 32];
+	const char *plain = omx_ws_path(&self->ws, PLAIN);
+	const char *dash_m[] = { self->pl, inc, "-MEvil", plain, NULL };
+	const char *dash_d[] = { self->pl, inc, "-d:Evil", plain, NULL };
+	const char *opt_argv[] = { self->pl, plain, NULL };
+	const char *opt_env[] = { "PERL5OPT=-MEvil", lib_env, NULL };
+	struct us_opts by_env = { .stdin_fd = -1, .env = opt_env };
+	bool runs = allowed(variant, true, true);
+	struct us_result r;
+
+	snprintf(inc, sizeof(inc), "-I%s/lib", self->noexec_dir);
+	snprintf(lib_env, sizeof(lib_env), "PERL5LIB=%s/lib", self->noexec_dir);
+
+	us_run(&r, NULL, dash_m);
+	snprintf(what, sizeof(what), "%s/lib/Evil.pm", self->noexec_dir);
+	if (runs)
+		EXPECT_PL_RAN(r, "ran Evil\nran plain\n");
+	else
+		EXPECT_PL_DIED(r, what, "");
+
+	unlink(self->marker);
+	us_run(&r, &by_env, opt_argv);
+	if (runs)
+		EXPECT_PL_RAN(r, "ran Evil\nran plain\n");
+	else
+		EXPECT_PL_DIED(r, what, "");
+
+	unlink(self->marker);
+	us_run(&r, NULL, dash_d);
+	snprintf(what, sizeof(what), "%s/lib/Devel/Evil.pm", self->noexec_dir);
+	if (runs) {
+		EXPECT_PL_RAN(r, "ran Devel::Evil\nran plain\n");
+	} else {
+		EXPECT_PL_DIED(r, what, "");
+		EXPECT_FALSE(marker_written(self->marker));
+	}
+}
+
+static bool deny_bit(const FIXTURE_VARIANT(perl) *variant)
+{
+	return variant->bits & SECBIT_EXEC_DENY_INTERACTIVE;
+}
+
+TEST_F(perl, dash_e)
+{
+	const char *code = "use POSIX (); print POSIX::floor(1.5), qq(\\n)";
+	const char *plain[] = { self->pl, "-e", code, NULL };
+	const char *big_e[] = { self->pl, "-E", "say 'E'", NULL };
+	const char *option[] = { self->pl, DENY_OPTION, "-e", code, NULL };
+	const char *env_on[] = { "OMAYEXEC_DENY_INTERACTIVE=1", NULL };
+	const char *env_off[] = { "OMAYEXEC_DENY_INTERACTIVE=0", NULL };
+	struct us_opts by_env = { .stdin_fd = -1, .env = env_on };
+	struct us_opts env_says_no = { .stdin_fd = -1, .env = env_off };
+	struct us_result r;
+
+	/* Without deny-interactive, -e runs whatever the policy. */
+	us_run(&r, NULL, plain);
+	if (deny_bit(variant))
+		EXPECT_PL_REFUSED(r, PL_REFUSED, "-e", "", "(deny-interactive)");
+	else
+		EXPECT_PL_RAN(r, "1\n");
+	us_run(&r, NULL, big_e);
+	if (deny_bit(variant))
+		EXPECT_PL_REFUSED(r, PL_REFUSED, "-e", "", "(deny-interactive)");
+	else
+		EXPECT_PL_RAN(r, "E\n");
+
+	us_run(&r, NULL, option);
+	EXPECT_PL_REFUSED(r, PL_REFUSED, "-e", "", "code given on the command line");
+
+	us_run(&r, &by_env, plain);
+	EXPECT_PL_REFUSED(r, PL_REFUSED, "-e", "", "(deny-interactive)");
+
+	/* The administrator's file: the environment cannot turn it off. */
+	ASSERT_EQ(0, us_conf_write("deny_interactive = yes\n", 0644, 0));
+	us_run(&r, &env_says_no, plain);
+	EXPECT_PL_REFUSED(r, PL_REFUSED, "-e", "", "(deny-interactive)");
+}
+
+TEST_F(perl, stdin)
+{
+	static const struct code_file files[] = {
+		{ PLAIN, "ran plain\n", false, true },
+		{ NX, "ran nx\n", false, false },
+		{ EVIL, "ran evil\n", true, true },
+	};
+	const char *plain[] = { self->pl, NULL };
+	const char *option[] = { self->pl, DENY_OPTION, "-", NULL };
+	struct us_opts opts = { .stdin_fd = -1 };
+	struct us_result r;
+	int pipefd[2];
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		bool passes = allowed(variant, files[i].noexec_mount,
+				      files[i].exec_bit) &&
+			      (!self->check ||
+			       (files[i].exec_bit && !files[i].noexec_mount));
+
+		opts.stdin_fd = openat(self->ws.dirfd, files[i].rel,
+				       O_RDONLY | O_CLOEXEC);
+		ASSERT_LE(0, opts.stdin_fd);
+
+		/* Without deny-interactive, any file on stdin runs. */
+		unlink(self->marker);
+		us_run(&r, &opts, plain);
+		if (!deny_bit(variant) || passes)
+			EXPECT_PL_RAN(r, files[i].out);
+		else
+			EXPECT_PL_REFUSED(r, PL_REFUSED, "standard input", "",
+					  "policy does not allow");
+
+		/*
+		 * With it, standard input must pass every check the kernel
+		 * makes, enforced or not: the policy, and execveat's
+		 * AT_EXECVE_CHECK where the module answers it.
+		 */
+		unlink(self->marker);
+		ASSERT_EQ(0, lseek(opts.stdin_fd, 0, SEEK_SET));
+		us_run(&r, &opts, option);
+		TH_LOG("- < %s: exit %d", files[i].rel, r.status);
+		if (passes) {
+			EXPECT_PL_RAN(r, files[i].out);
+		} else {
+			EXPECT_PL_REFUSED(r, PL_REFUSED, "standard input", "",
+					  "policy does not allow");
+			EXPECT_FALSE(marker_written(self->marker));
+		}
+		close(opts.stdin_fd);
+	}
+
+	/* A pipe is never a checked file: refused with deny-interactive only. */
+	ASSERT_EQ(0, pipe2(pipefd, O_CLOEXEC));
+	ASSERT_EQ(12, write(pipefd[1], "print 'p';\n\n", 12));
+	close(pipefd[1]);
+	opts.stdin_fd = pipefd[0];
+	us_run(&r, &opts, option);
+	EXPECT_PL_REFUSED(r, PL_REFUSED, "standard input", "",
+			  "not a regular file");
+	close(pipefd[0]);
+
+	ASSERT_EQ(0, pipe2(pipefd, O_CLOEXEC));
+	ASSERT_EQ(12, write(pipefd[1], "print 'p';\n\n", 12));
+	close(pipefd[1]);
+	opts.stdin_fd = pipefd[0];
+	us_run(&r, &opts, plain);
+	if (deny_bit(variant))
+		EXPECT_PL_REFUSED(r, PL_REFUSED, "standard input", "",
+				  "not a regular file");
+	else
+		EXPECT_PL_RAN(r, "p");
+	close(pipefd[0]);
+}
+
+/*
+ * The debugger: perl5db.pl is a file like any other (judged; under the
+ * file policy it has the remedy's x bit), and with NonStop it runs the
+ * script without prompting; its prompt is refused with deny-interactive,
+ * before anything is compiled.
+ */
+TEST_F(perl, debugger)
+{
+	const char *plain = omx_ws_path(&self->ws, PLAIN);
+	const char *argv[] = { self->pl, "-d", plain, NULL };
+	const char *option[] = { self->pl, DENY_OPTION, "-d", plain, NULL };
+	const char *env[] = { "PERLDB_OPTS=NonStop=1 noTTY=1", NULL };
+	struct us_opts opts = { .stdin_fd = -1, .env = env };
+	struct us_result r;
+
+	us_run(&r, &opts, argv);
+	if (deny_bit(variant)) {
+		EXPECT_PL_REFUSED(r, PL_REFUSED, "-d", "", "debugger");
+	} else {
+		EXPECT_EQ(0, r.status) TH_LOG("stderr: %s", r.err);
+		EXPECT_STREQ("ran plain\n", r.out);
+	}
+	us_run(&r, &opts, option);
+	EXPECT_PL_REFUSED(r, PL_REFUSED, "-d", "", "debugger");
+}
+
+/* ---- Debian's modules under the file policy ------------------------------ */
+
+FIXTURE(perl_stdlib) {
+	struct omx_ws ws;
+	char pl[PATH_MAX];
+};
+
+FIXTURE_SETUP(perl_stdlib)
+{
+	ASSERT_FALSE(access(US_CONF, F_OK) == 0 && !us_conf_is_ours())
+		TH_LOG("%s exists: not overwriting it", US_CONF);
+	us_conf_remove();
+	snprintf(self->pl, sizeof(self->pl), "%s", us_bin("omayexec-perl"));
+	ASSERT_EQ(0, access(self->pl, X_OK)) TH_LOG("%s", self->pl);
+	ASSERT_EQ(0, omx_policy_set(0));
+	ASSERT_EQ(0, omx_ws_create(&self->ws));
+	ASSERT_EQ(0, us_write_file(omx_ws_path(&self->ws, "strict.pl"),
+				   "use strict;\nprint \"ran strict\\n\";\n", 0755));
+	ASSERT_LE(0, stdlib_save_modes());
+}
+
+FIXTURE_TEARDOWN(perl_stdlib)
+{
+	EXPECT_EQ(0, omx_policy_set(0));
+	EXPECT_EQ(0, stdlib_restore_modes());
+	EXPECT_EQ(0, omx_ws_destroy(&self->ws));
+}
+
+TEST_F(perl_stdlib, refused_then_remedied)
+{
+	const char *argv[] = { self->pl, omx_ws_path(&self->ws, "strict.pl"), NULL };
+	const char *check[] = { us_bin("omayexec-perl-allow-stdlib"), "--check", NULL };
+	struct us_result r;
+
+	ASSERT_EQ(0, omx_policy_set(OMAYEXEC_ENFORCE_FILE));
+	us_run(&r, NULL, argv);
+	EXPECT_PL_DIED(r, "/strict.pm", "");
+	EXPECT_NE(NULL, strstr(r.err, "; under the file policy Perl's modules need the x bit (omayexec-perl-allow-stdlib"))
+		TH_LOG("stderr: %s", r.err);
+	us_run(&r, NULL, check);
+	EXPECT_EQ(1, r.status) TH_LOG("%s", r.out);
+
+	ASSERT_EQ(0, run_remedy(&r)) TH_LOG("%s", r.err);
+	us_run(&r, NULL, check);
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.out);
+	us_run(&r, NULL, argv);
+	EXPECT_PL_RAN(r, "ran strict\n");
+}
+
+TEST_HARNESS_MAIN

@@ -112,6 +112,8 @@ static void judge_unit(pTHX)
 	omxpl_refusal(line, sizeof(line), name, err, fd);
 	if (main_unit)
 		omxpl_refuse_exit(aTHX_ line);
+	/* Uncaught, die exits with $!: the refusal's, not a stray one. */
+	errno = err;
 	Perl_croak(aTHX_ "%s\n", line);
 }
 

@@ -28,7 +28,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -40,6 +39,7 @@
 
 #include "omx_test.h"
 #include "userspace/run.h"
+#include "userspace/code_modes.h"
 
 #define PL_REFUSED	126
 #define POLICY_WHY	"refused: the system's exec policy does not allow"
@@ -48,55 +48,7 @@
 
 /* ---- Perl's modules' modes, changed by the remedy and restored -------- */
 
-struct saved_mode {
-	char *path;
-	mode_t mode;
-};
-
-static struct saved_mode *saved;
-static size_t nsaved, capsaved;
-
-static bool is_code_file(const char *path)
-{
-	static const char *const ends[] = { ".pm", ".pl", ".pmc", ".al", ".ix" };
-	size_t len = strlen(path), i, n;
-
-	for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
-		n = strlen(ends[i]);
-		if (len > n && !strcmp(path + len - n, ends[i]))
-			return true;
-	}
-	return false;
-}
-
-/* nftw callback: remember each code file without an x bit. */
-static int save_one(const char *path, const struct stat *st, int type,
-		    struct FTW *ftw)
-{
-	struct saved_mode *p;
-	size_t i;
-
-	(void)ftw;
-	if (type != FTW_F || !S_ISREG(st->st_mode) || (st->st_mode & 0111) ||
-	    !is_code_file(path))
-		return 0;
-	/* Directories of @INC may hold one another. */
-	for (i = 0; i < nsaved; i++)
-		if (!strcmp(saved[i].path, path))
-			return 0;
-	if (nsaved == capsaved) {
-		capsaved = capsaved ? capsaved * 2 : 1024;
-		p = realloc(saved, capsaved * sizeof(*saved));
-		if (!p)
-			return -1;
-		saved = p;
-	}
-	saved[nsaved].path = strdup(path);
-	if (!saved[nsaved].path)
-		return -1;
-	saved[nsaved++].mode = st->st_mode & 07777;
-	return 0;
-}
+static const char *const code_ends[] = { ".pm", ".pl", ".pmc", ".al", ".ix", NULL };
 
 /*
  * Record the modes the remedy will change, under the directories of
@@ -106,36 +58,26 @@ static long stdlib_save_modes(void)
 {
 	const char *argv[] = { REAL_PERL, "-e",
 		"print join qq(\\n), grep { !ref && m{^/} && -d } @INC", NULL };
-	char *dir, *next, real[PATH_MAX];
+	const char *dirs[32];
 	struct us_result r;
+	char *dir, *next;
+	size_t n = 0;
 
-	nsaved = 0;
 	if (us_run(&r, NULL, argv))
 		return -1;
-	for (dir = r.out; dir && *dir; dir = next) {
+	for (dir = r.out; dir && *dir && n < 31; dir = next) {
 		next = strchr(dir, '\n');
 		if (next)
 			*next++ = '\0';
-		/* Some are links (/usr/share/perl/5.36 -> 5.36.0). */
-		if (!realpath(dir, real) || nftw(real, save_one, 32, FTW_PHYS))
-			return -1;
+		dirs[n++] = dir;
 	}
-	return (long)nsaved;
+	dirs[n] = NULL;
+	return cm_save(dirs, code_ends);
 }
 
-/* Give the recorded files their modes back: 0 or -errno. */
 static int stdlib_restore_modes(void)
 {
-	int ret = 0;
-	size_t i;
-
-	for (i = 0; i < nsaved; i++) {
-		if (chmod(saved[i].path, saved[i].mode) && !ret)
-			ret = -errno;
-		free(saved[i].path);
-	}
-	nsaved = 0;
-	return ret;
+	return cm_restore();
 }
 
 /* The documented remedy, as the administrator runs it. */
@@ -162,14 +104,8 @@ static const char *first_line(const char *s, char *buf, size_t len)
  * A refusal by the launcher, before anything ran: exit @status_, @out_before
  * on stdout, one line on stderr naming @what, with "refused" and @why.
  */
-#define EXPECT_PL_REFUSED(r, status_, what, out_before, why) do {	\
-	EXPECT_EQ(status_, (r).status) TH_LOG("stderr: %s", (r).err);	\
-	EXPECT_STREQ(out_before, (r).out);				\
-	EXPECT_EQ(1, us_lines((r).err)) TH_LOG("stderr: %s", (r).err);	\
-	EXPECT_NE(NULL, strstr((r).err, "omayexec-perl: ")) TH_LOG("stderr: %s", (r).err); \
-	EXPECT_NE(NULL, strstr((r).err, what)) TH_LOG("stderr: %s", (r).err); \
-	EXPECT_NE(NULL, strstr((r).err, why)) TH_LOG("stderr: %s", (r).err); \
-} while (0)
+#define EXPECT_PL_REFUSED(r, status_, what, out_before, why) \
+	US_EXPECT_REFUSED(r, status_, "omayexec-perl", what, out_before, why)
 
 /*
  * A require or use that died of the refusal: a failure status, what ran
@@ -187,11 +123,7 @@ static const char *first_line(const char *s, char *buf, size_t len)
 	EXPECT_NE(NULL, strstr(line_, POLICY_WHY)) TH_LOG("stderr: %s", (r).err); \
 } while (0)
 
-#define EXPECT_PL_RAN(r, out_want) do {					\
-	EXPECT_EQ(0, (r).status) TH_LOG("stderr: %s", (r).err);		\
-	EXPECT_STREQ(out_want, (r).out);				\
-	EXPECT_STREQ("", (r).err);					\
-} while (0)
+#define EXPECT_PL_RAN(r, out_want)	US_EXPECT_RAN(r, out_want)
 
 /* ---- The fixture --------------------------------------------------------- */
 
@@ -596,7 +528,6 @@ TEST_F(perl, stdin)
 	const char *option[] = { self->pl, DENY_OPTION, "-", NULL };
 	struct us_opts opts = { .stdin_fd = -1 };
 	struct us_result r;
-	int pipefd[2];
 	size_t i;
 
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
@@ -638,26 +569,22 @@ TEST_F(perl, stdin)
 	}
 
 	/* A pipe is never a checked file: refused with deny-interactive only. */
-	ASSERT_EQ(0, pipe2(pipefd, O_CLOEXEC));
-	ASSERT_EQ(12, write(pipefd[1], "print 'p';\n\n", 12));
-	close(pipefd[1]);
-	opts.stdin_fd = pipefd[0];
+	opts.stdin_fd = us_pipe_with("print 'p';\n\n");
+	ASSERT_LE(0, opts.stdin_fd);
 	us_run(&r, &opts, option);
 	EXPECT_PL_REFUSED(r, PL_REFUSED, "standard input", "",
 			  "not a regular file");
-	close(pipefd[0]);
+	close(opts.stdin_fd);
 
-	ASSERT_EQ(0, pipe2(pipefd, O_CLOEXEC));
-	ASSERT_EQ(12, write(pipefd[1], "print 'p';\n\n", 12));
-	close(pipefd[1]);
-	opts.stdin_fd = pipefd[0];
+	opts.stdin_fd = us_pipe_with("print 'p';\n\n");
+	ASSERT_LE(0, opts.stdin_fd);
 	us_run(&r, &opts, plain);
 	if (deny_bit(variant))
 		EXPECT_PL_REFUSED(r, PL_REFUSED, "standard input", "",
 				  "not a regular file");
 	else
 		EXPECT_PL_RAN(r, "p");
-	close(pipefd[0]);
+	close(opts.stdin_fd);
 }
 
 /*

@@ -28,7 +28,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -37,6 +36,7 @@
 
 #include "omx_test.h"
 #include "userspace/run.h"
+#include "userspace/code_modes.h"
 
 #define PY_REFUSED	126
 #define POLICY_WHY	"refused: the system's exec policy does not allow"
@@ -48,76 +48,18 @@
 /* The directories omayexec-python3-allow-stdlib works on by default. */
 static const char *const stdlib_dirs[] = {
 	"/usr/lib/python3.11", "/usr/lib/python3/dist-packages",
-	"/usr/local/lib/python3.11/dist-packages", "/etc/python3.11",
+	"/usr/local/lib/python3.11/dist-packages", "/etc/python3.11", NULL,
 };
+static const char *const code_ends[] = { ".py", ".pyc", ".pth", NULL };
 
-struct saved_mode {
-	char *path;
-	mode_t mode;
-};
-
-static struct saved_mode *saved;
-static size_t nsaved, capsaved;
-
-static bool is_code_file(const char *path)
-{
-	size_t len = strlen(path);
-
-	return (len > 3 && !strcmp(path + len - 3, ".py")) ||
-	       (len > 4 && (!strcmp(path + len - 4, ".pyc") ||
-			    !strcmp(path + len - 4, ".pth")));
-}
-
-/* nftw callback: remember each code file without an x bit. */
-static int save_one(const char *path, const struct stat *st, int type,
-		    struct FTW *ftw)
-{
-	struct saved_mode *p;
-
-	(void)ftw;
-	if (type != FTW_F || !S_ISREG(st->st_mode) || (st->st_mode & 0111) ||
-	    !is_code_file(path))
-		return 0;
-	if (nsaved == capsaved) {
-		capsaved = capsaved ? capsaved * 2 : 1024;
-		p = realloc(saved, capsaved * sizeof(*saved));
-		if (!p)
-			return -1;
-		saved = p;
-	}
-	saved[nsaved].path = strdup(path);
-	if (!saved[nsaved].path)
-		return -1;
-	saved[nsaved++].mode = st->st_mode & 07777;
-	return 0;
-}
-
-/* Record the modes the remedy will change: how many files, or -1. */
 static long stdlib_save_modes(void)
 {
-	size_t i;
-
-	nsaved = 0;
-	for (i = 0; i < sizeof(stdlib_dirs) / sizeof(stdlib_dirs[0]); i++)
-		if (access(stdlib_dirs[i], F_OK) == 0 &&
-		    nftw(stdlib_dirs[i], save_one, 32, FTW_PHYS))
-			return -1;
-	return (long)nsaved;
+	return cm_save(stdlib_dirs, code_ends);
 }
 
-/* Give the recorded files their modes back: 0 or -errno. */
 static int stdlib_restore_modes(void)
 {
-	int ret = 0;
-	size_t i;
-
-	for (i = 0; i < nsaved; i++) {
-		if (chmod(saved[i].path, saved[i].mode) && !ret)
-			ret = -errno;
-		free(saved[i].path);
-	}
-	nsaved = 0;
-	return ret;
+	return cm_restore();
 }
 
 /* The documented remedy, as the administrator runs it. */
@@ -135,20 +77,10 @@ static int run_remedy(struct us_result *r)
  * A refusal by the launcher: exit @status, @out_before on stdout, one line
  * on stderr naming @what, with "refused" and @why.
  */
-#define EXPECT_PY_REFUSED(r, status_, what, out_before, why) do {	\
-	EXPECT_EQ(status_, (r).status) TH_LOG("stderr: %s", (r).err);	\
-	EXPECT_STREQ(out_before, (r).out);				\
-	EXPECT_EQ(1, us_lines((r).err)) TH_LOG("stderr: %s", (r).err);	\
-	EXPECT_NE(NULL, strstr((r).err, "omayexec-python3: ")) TH_LOG("stderr: %s", (r).err); \
-	EXPECT_NE(NULL, strstr((r).err, what)) TH_LOG("stderr: %s", (r).err); \
-	EXPECT_NE(NULL, strstr((r).err, why)) TH_LOG("stderr: %s", (r).err); \
-} while (0)
+#define EXPECT_PY_REFUSED(r, status_, what, out_before, why) \
+	US_EXPECT_REFUSED(r, status_, "omayexec-python3", what, out_before, why)
 
-#define EXPECT_PY_RAN(r, out_want) do {					\
-	EXPECT_EQ(0, (r).status) TH_LOG("stderr: %s", (r).err);		\
-	EXPECT_STREQ(out_want, (r).out);				\
-	EXPECT_STREQ("", (r).err);					\
-} while (0)
+#define EXPECT_PY_RAN(r, out_want)	US_EXPECT_RAN(r, out_want)
 
 /* ---- The fixture --------------------------------------------------------- */
 
@@ -429,7 +361,6 @@ TEST_F(python, stdin)
 	const char *option[] = { self->py, DENY_OPTION, "-", NULL };
 	struct us_opts opts = { .stdin_fd = -1 };
 	struct us_result r;
-	int pipefd[2];
 	size_t i;
 
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
@@ -466,22 +397,18 @@ TEST_F(python, stdin)
 	}
 
 	/* A pipe is never a checked file: refused with the option only. */
-	ASSERT_EQ(0, pipe2(pipefd, O_CLOEXEC));
-	ASSERT_EQ(12, write(pipefd[1], "print('p')\n\n", 12));
-	close(pipefd[1]);
-	opts.stdin_fd = pipefd[0];
+	opts.stdin_fd = us_pipe_with("print('p')\n\n");
+	ASSERT_LE(0, opts.stdin_fd);
 	us_run(&r, &opts, option);
 	EXPECT_PY_REFUSED(r, PY_REFUSED, "standard input", "",
 			  "not a regular file");
-	close(pipefd[0]);
+	close(opts.stdin_fd);
 
-	ASSERT_EQ(0, pipe2(pipefd, O_CLOEXEC));
-	ASSERT_EQ(12, write(pipefd[1], "print('p')\n\n", 12));
-	close(pipefd[1]);
-	opts.stdin_fd = pipefd[0];
+	opts.stdin_fd = us_pipe_with("print('p')\n\n");
+	ASSERT_LE(0, opts.stdin_fd);
 	us_run(&r, &opts, plain);
 	EXPECT_PY_RAN(r, "p\n");
-	close(pipefd[0]);
+	close(opts.stdin_fd);
 }
 
 /* ---- The interactive prompt: a terminal on standard input ------------- */

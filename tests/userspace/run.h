@@ -17,6 +17,7 @@
 #define OMX_USERSPACE_RUN_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -142,6 +143,27 @@ close:
 	return r->status;
 }
 
+/*
+ * The read end of a pipe that holds @text and whose write end is closed
+ * (standard input for a run), or -errno.
+ */
+static inline int us_pipe_with(const char *text)
+{
+	size_t len = strlen(text);
+	int fds[2], err;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	if (write(fds[1], text, len) != (ssize_t)len) {
+		err = errno ? -errno : -EIO;
+		close(fds[0]);
+		close(fds[1]);
+		return err;
+	}
+	close(fds[1]);
+	return fds[0];
+}
+
 /* Number of lines in @s (a last line without '\n' counts). */
 static inline int us_lines(const char *s)
 {
@@ -229,5 +251,26 @@ static inline void us_conf_remove(void)
 	else if (us_conf_is_ours())
 		unlink(US_CONF);
 }
+
+/*
+ * A refusal by an interpreter @prog, before any of the refused code ran:
+ * exit @status_, @out_before on stdout, one line on stderr, "PROG: ",
+ * naming @what, with @why.
+ */
+#define US_EXPECT_REFUSED(r, status_, prog, what, out_before, why) do {	\
+	EXPECT_EQ(status_, (r).status) TH_LOG("stderr: %s", (r).err);	\
+	EXPECT_STREQ(out_before, (r).out);				\
+	EXPECT_EQ(1, us_lines((r).err)) TH_LOG("stderr: %s", (r).err);	\
+	EXPECT_NE(NULL, strstr((r).err, prog ": ")) TH_LOG("stderr: %s", (r).err); \
+	EXPECT_NE(NULL, strstr((r).err, what)) TH_LOG("stderr: %s", (r).err); \
+	EXPECT_NE(NULL, strstr((r).err, why)) TH_LOG("stderr: %s", (r).err); \
+} while (0)
+
+/* A run that went as planned: exit 0, @out_want, nothing on stderr. */
+#define US_EXPECT_RAN(r, out_want) do {					\
+	EXPECT_EQ(0, (r).status) TH_LOG("stderr: %s", (r).err);		\
+	EXPECT_STREQ(out_want, (r).out);				\
+	EXPECT_STREQ("", (r).err);					\
+} while (0)
 
 #endif /* OMX_USERSPACE_RUN_H */

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The modes of an interpreter's library, changed by its remedy
+ * (omayexec-python3-allow-stdlib, omayexec-perl-allow-stdlib: the x bit
+ * on every code file) and given back after the test: the suites that run
+ * under the file policy record them first.
+ *
+ * cm_save(dirs, ends) records every regular file without any x bit under
+ * the existing directories @dirs (NULL-terminated; links among them are
+ * resolved, and a file is recorded once) whose name ends with one of
+ * @ends (NULL-terminated); cm_restore() gives them their modes back.
+ *
+ * Header-only (static functions): included once, after userspace/run.h.
+ */
+#ifndef OMX_USERSPACE_CODE_MODES_H
+#define OMX_USERSPACE_CODE_MODES_H
+
+#include <ftw.h>
+
+struct cm_saved {
+	char *path;
+	mode_t mode;
+};
+
+static struct cm_saved *cm_files;
+static size_t cm_nfiles, cm_capfiles;
+/* nftw() passes no context: the suffixes of the cm_save() under way. */
+static const char *const *cm_ends;
+
+static inline bool cm_is_code(const char *path)
+{
+	size_t len = strlen(path), i, n;
+
+	for (i = 0; cm_ends[i]; i++) {
+		n = strlen(cm_ends[i]);
+		if (len > n && !strcmp(path + len - n, cm_ends[i]))
+			return true;
+	}
+	return false;
+}
+
+static inline bool cm_known(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < cm_nfiles; i++)
+		if (!strcmp(cm_files[i].path, path))
+			return true;
+	return false;
+}
+
+/* nftw callback: record each code file without an x bit. */
+static inline int cm_save_one(const char *path, const struct stat *st,
+			      int type, struct FTW *ftw)
+{
+	struct cm_saved *p;
+
+	(void)ftw;
+	if (type != FTW_F || !S_ISREG(st->st_mode) || (st->st_mode & 0111) ||
+	    !cm_is_code(path) || cm_known(path))
+		return 0;
+	if (cm_nfiles == cm_capfiles) {
+		cm_capfiles = cm_capfiles ? cm_capfiles * 2 : 1024;
+		p = realloc(cm_files, cm_capfiles * sizeof(*cm_files));
+		if (!p)
+			return -1;
+		cm_files = p;
+	}
+	cm_files[cm_nfiles].path = strdup(path);
+	if (!cm_files[cm_nfiles].path)
+		return -1;
+	cm_files[cm_nfiles++].mode = st->st_mode & 07777;
+	return 0;
+}
+
+/* How many files were recorded, or -1. */
+static inline long cm_save(const char *const dirs[], const char *const ends[])
+{
+	char real[PATH_MAX];
+	size_t i;
+
+	cm_nfiles = 0;
+	cm_ends = ends;
+	for (i = 0; dirs[i]; i++) {
+		if (!realpath(dirs[i], real))
+			continue;	/* not in this system */
+		if (nftw(real, cm_save_one, 32, FTW_PHYS))
+			return -1;
+	}
+	return (long)cm_nfiles;
+}
+
+/* Give the recorded files their modes back: 0 or -errno. */
+static inline int cm_restore(void)
+{
+	int ret = 0;
+	size_t i;
+
+	for (i = 0; i < cm_nfiles; i++) {
+		if (chmod(cm_files[i].path, cm_files[i].mode) && !ret)
+			ret = -errno;
+		free(cm_files[i].path);
+	}
+	cm_nfiles = 0;
+	return ret;
+}
+
+#endif /* OMX_USERSPACE_CODE_MODES_H */

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "omayexec.h"
+#include "refusal.h"
 
 #define PROG		"omxsh"
 #define MAX_DEPTH	16
@@ -302,6 +303,10 @@ static int refuse_open(const char *path, int err)
 	case EOPNOTSUPP:
 		fprintf(stderr, PROG ": %s: refused: strict mode, and this kernel cannot check files (no O_MAYEXEC support)\n",
 			path);
+		return STATUS_REFUSED;
+	case EPERM:
+		/* A FAN_DENY of an exec-permission listener, or an LSM. */
+		fprintf(stderr, PROG ": %s: refused: " OMAYEXEC_EPERM_WHY "\n", path);
 		return STATUS_REFUSED;
 	}
 	fprintf(stderr, PROG ": %s: cannot open: %s\n", path, strerror(err));

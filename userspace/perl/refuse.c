@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "omayexec.h"
+#include "../refusal.h"
 
 /* How omxpl_judge_fd() says that /proc/self/fd could not be used. */
 #define ERR_NO_PROC	ENOENT
@@ -85,6 +86,9 @@ void omxpl_refusal(char *buf, size_t len, const char *what, int err, int fd)
 			 what);
 	else if (err == ERR_NO_PROC)
 		snprintf(buf, len, OMXPL_PROG ": %s: refused: it cannot be checked without /proc/self/fd",
+			 what);
+	else if (err == EPERM)
+		snprintf(buf, len, OMXPL_PROG ": %s: refused: " OMAYEXEC_EPERM_WHY,
 			 what);
 	else if (have_st && !S_ISREG(st.st_mode))
 		snprintf(buf, len, OMXPL_PROG ": %s: refused: it is not a regular file",

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../refusal.h"
+
 
 /* Flush sys.stdout and sys.stderr, so that the line comes after them. */
 static void flush_python_streams(void)
@@ -51,7 +53,12 @@ int omxpy_is_refusal(int err, const char *path)
 {
 	struct stat st;
 
-	if (err == EOPNOTSUPP)
+	/*
+	 * EPERM: a security module or an exec-permission listener (fanotify:
+	 * fapolicyd) denied the open as code.  The file may still be readable
+	 * by a plain open: never let CPython read it.
+	 */
+	if (err == EOPNOTSUPP || err == EPERM)
 		return 1;
 	if (err != EACCES)
 		return 0;
@@ -68,6 +75,8 @@ const char *omxpy_reason(int err, const char *path)
 
 	if (err == EOPNOTSUPP)
 		return "strict mode, and this kernel cannot check files (no O_MAYEXEC support)";
+	if (err == EPERM)
+		return OMAYEXEC_EPERM_WHY;
 	snprintf(buf, sizeof(buf),
 		 "the system's exec policy does not allow running it (see: omayexec check %s)",
 		 path);

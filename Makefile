@@ -13,6 +13,10 @@
 #                 (SOAK_SECONDS=N, SOAK_SEED=N to change or repeat a run)
 #   make bench    build, boot the test VM on each release's generic kernel,
 #                 measure what the hooks cost
+#   make system-check
+#                 the packages on real installed Debian 12 and 13 systems
+#                 booted from disk (tests/system/run): apt, DKMS, systemd,
+#                 a kernel upgrade, the initramfs, fapolicyd, apt purge
 #   make deb      the Debian packages (omayexec-dkms, libomayexec1,
 #                 libomayexec-dev, omayexec) in build/deb/, lintian-checked
 #   make sign KEY=MOK.priv CERT=MOK.der [MODULE=module/omayexec.ko]
@@ -27,7 +31,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 BUILD ?= $(CURDIR)/build
 export KVER KDIR BUILD
 
-.PHONY: all deps module userspace tests check soak demo bench install deb sign clean
+.PHONY: all deps module userspace tests check system-check soak demo bench install deb sign clean
 
 all: module userspace
 
@@ -46,6 +50,12 @@ tests: module userspace
 
 check: tests
 	tests/run-check
+
+# The packages of both releases (scripts/make-deb), then run-check's two
+# system suites alone.
+system-check: deps
+	LINTIAN=0 scripts/make-deb
+	RUN_CHECK_SUITES="system_bookworm system_trixie" tests/run-check
 
 soak: tests
 	tests/run-soak

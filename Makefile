@@ -8,7 +8,7 @@
 #   make demo     build, boot the test VM, show the policy at work
 #                 (DEMO_KERNEL=VER: on another kernel scripts/kernels lists)
 #   make check    build for every kernel, boot each in the test VM, run
-#                 every test
+#                 every test, and the system-check suites
 #   make soak     build, boot the test VM, run the soak for 10 minutes
 #                 (SOAK_SECONDS=N, SOAK_SEED=N to change or repeat a run)
 #   make bench    build, boot the test VM on each release's generic kernel,

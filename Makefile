@@ -8,7 +8,8 @@
 #   make demo     build, boot the test VM, show the policy at work
 #                 (DEMO_KERNEL=VER: on another kernel scripts/kernels lists)
 #   make check    build for every kernel, boot each in the test VM, run
-#                 every test, and the system-check suites
+#                 every test, and the system-check suites: what runs where
+#                 is tests/suites', boots side by side (tests/run-check)
 #   make soak     build, boot the test VM, run the soak for 10 minutes
 #                 (SOAK_SECONDS=N, SOAK_SEED=N to change or repeat a run)
 #   make bench    build, boot the test VM on each release's generic kernel,
@@ -52,10 +53,10 @@ check: tests
 	tests/run-check
 
 # The packages of both releases (scripts/make-deb), then run-check's two
-# system suites alone.
-system-check: deps
+# system suites alone, side by side.
+system-check: tests
 	LINTIAN=0 scripts/make-deb
-	RUN_CHECK_SUITES="system_bookworm system_trixie" tests/run-check
+	RUN_CHECK_KERNELS=host RUN_CHECK_SUITES="system_bookworm system_trixie" tests/run-check
 
 soak: tests
 	tests/run-soak

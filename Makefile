@@ -32,6 +32,12 @@ KDIR ?= /lib/modules/$(KVER)/build
 BUILD ?= $(CURDIR)/build
 export KVER KDIR BUILD
 
+# The builds are on make check's critical path, before any boot: every
+# CPU for the sub-makes (kbuild, userspace/, tests/), unless -j was given.
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc)
+endif
+
 .PHONY: all deps module userspace tests check system-check soak demo bench install deb sign clean
 
 all: module userspace

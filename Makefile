@@ -34,9 +34,7 @@ export KVER KDIR BUILD
 
 # The builds are on make check's critical path, before any boot: every
 # CPU for the sub-makes (kbuild, userspace/, tests/), unless -j was given.
-ifeq ($(filter -j%,$(MAKEFLAGS)),)
-MAKEFLAGS += -j$(shell nproc)
-endif
+JOBS := $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
 
 .PHONY: all deps module userspace tests check system-check soak demo bench install deb sign clean
 
@@ -47,22 +45,24 @@ deps:
 
 # KVER is evaluated after deps ran: the headers may have just been installed.
 module: deps
-	$(MAKE) -C /lib/modules/$$(scripts/kver)/build M=$(CURDIR) modules
+	$(MAKE) $(JOBS) -C /lib/modules/$$(scripts/kver)/build M=$(CURDIR) modules
 
 userspace: deps
-	$(MAKE) -C userspace BUILD=$(BUILD)
+	$(MAKE) $(JOBS) -C userspace BUILD=$(BUILD)
 
 tests: module userspace
-	$(MAKE) -C tests BUILD=$(BUILD)
+	$(MAKE) $(JOBS) -C tests BUILD=$(BUILD)
 
+# Without make's flags: run-check's own builds (scripts/build-module) are
+# no sub-makes of this one, and a warning about make's job server fails them.
 check: tests
-	tests/run-check
+	MAKEFLAGS= MFLAGS= tests/run-check
 
 # The packages of both releases (scripts/make-deb), then run-check's two
 # system suites alone, side by side.
 system-check: tests
 	LINTIAN=0 scripts/make-deb
-	RUN_CHECK_KERNELS=host RUN_CHECK_SUITES="system_bookworm system_trixie" tests/run-check
+	MAKEFLAGS= MFLAGS= RUN_CHECK_KERNELS=host RUN_CHECK_SUITES="system_bookworm system_trixie" tests/run-check
 
 soak: tests
 	tests/run-soak

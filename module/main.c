@@ -36,6 +36,15 @@
 
 #include "omayexec.h"
 
+/*
+ * Set once everything is installed, never cleared: until then the
+ * trampolines let every hooked function run as if they were not there
+ * (trampolines.S), so a load is all or nothing.  A load that fails after
+ * some hooks were in place has let no task into the module's C code, and
+ * no task has taken the exec securebits or a reference on the module.
+ */
+bool omayexec_live __read_mostly;
+
 static int __init omayexec_init(void)
 {
 	int err;
@@ -52,24 +61,15 @@ static int __init omayexec_init(void)
 	if (err)
 		return err;
 
-	err = omayexec_sysctl_register();
-	if (err)
-		return err;
-
-	err = omayexec_stats_register();
-	if (err)
-		goto out_sysctl;
-
 	err = omayexec_pin_prepare();
 	if (err)
-		goto out_stats;
+		return err;
 
 	/* Before any other ftrace user: refuses a load at ftrace_enabled=0. */
 	err = omayexec_guard_install();
 	if (err)
 		goto out_pin;
 
-	/* Before the prctl hook: no task may hold the bits without it. */
 	err = omayexec_securebits_install();
 	if (err)
 		goto out_guard;
@@ -78,9 +78,22 @@ static int __init omayexec_init(void)
 	if (err)
 		goto out_securebits;
 
-	/* Last: once pinned, the module must be working, for good. */
+	err = omayexec_stats_register();
+	if (err)
+		goto out_hooks;
+
+	err = omayexec_sysctl_register();
+	if (err)
+		goto out_stats;
+
+	/*
+	 * Nothing can fail from here.  Once pinned, the module must be
+	 * working, for good; delete_module() refuses a module that is still
+	 * COMING, so it cannot go between the two.
+	 */
 	if (omayexec_locked)
 		omayexec_pin();
+	WRITE_ONCE(omayexec_live, true);
 
 	pr_info("O_MAYEXEC enabled: policy %d%s%s%s\n", omayexec_policy,
 		omayexec_locked ? ", locked" : "",
@@ -88,16 +101,21 @@ static int __init omayexec_init(void)
 		omayexec_exec_check ? "; AT_EXECVE_CHECK and exec securebits" : "");
 	return 0;
 
+out_stats:
+	omayexec_stats_unregister();
+out_hooks:
+	omayexec_hooks_remove();
 out_securebits:
+	/*
+	 * The hooks are gone, but a task may still be on a trampoline's few
+	 * instructions, which the module's memory holds: wait for it.
+	 */
+	synchronize_rcu_tasks();
 	omayexec_securebits_remove();
 out_guard:
 	omayexec_guard_remove();
 out_pin:
 	omayexec_pin_cancel();
-out_stats:
-	omayexec_stats_unregister();
-out_sysctl:
-	omayexec_sysctl_unregister();
 	return err;
 }
 

@@ -21,6 +21,9 @@ struct path;
 struct pt_regs;
 struct user_namespace;
 
+/* main.c: set once the load has installed everything (trampolines.S). */
+extern bool omayexec_live;
+
 /*
  * policy.c: the policies in force and their sysctls: fs.open_mayexec_enforce
  * for openat2(2), and kernel.yama.open_mayexec_enforce for open(2) and

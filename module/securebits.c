@@ -139,7 +139,8 @@ static void keep_exec_bits(unsigned long ip, unsigned long parent_ip,
 	const struct cred *old = current_cred();
 	struct cred *new;
 
-	if (!regs)
+	/* No task holds the bits before the module is live. */
+	if (!regs || !READ_ONCE(omayexec_live))
 		return;
 	new = (struct cred *)regs->di;
 	if (new->user_ns != old->user_ns)

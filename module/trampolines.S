@@ -18,7 +18,8 @@
  * function's caller as if that caller had called the replacement itself.
  *
  * Nothing here sleeps, so a task is inside a trampoline only briefly; the
- * module's exit waits for such tasks with synchronize_rcu_tasks().
+ * module's exit, and a load that fails, wait for such tasks with
+ * synchronize_rcu_tasks().
  */
 #include <linux/linkage.h>
 #include <asm/ptrace-abi.h>
@@ -27,12 +28,18 @@
 
 /*
  * Become a call of \replacement, with the hooked function's arguments and
- * caller: drop the return address into the hooked function.
+ * caller: drop the return address into the hooked function.  Until the
+ * module is live (main.c), let the hooked function run instead, as if the
+ * hook were not there: a load that fails half-way has then let no task
+ * into the module's C code.
  */
 .macro OMAYEXEC_DIVERT replacement
+	cmpb	$0, omayexec_live(%rip)
+	je	2f
 	addq	$8, %rsp
 	UNWIND_HINT_FUNC
 	jmp	\replacement
+2:	RET
 .endm
 
 /*

@@ -28,8 +28,11 @@
 
 #define FTRACE_ENABLED	"/proc/sys/kernel/ftrace_enabled"
 
-/* The functions omayexec hooks. */
-static const char *const hooked[] = { "may_open", "do_sys_openat2" };
+/* The functions omayexec hooks with its default parameters. */
+static const char *const hooked[] = {
+	"may_open", "do_sys_openat2", "__x64_sys_execveat",
+	"__ia32_compat_sys_execveat", "cap_task_prctl", "create_user_ns",
+};
 
 FIXTURE(lifecycle) {
 	struct omx_ws ws;

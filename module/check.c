@@ -78,14 +78,12 @@ static enum omayexec_verdict decide(omayexec_idmap_t *idmap,
 /*
  * Reached from the may_open trampoline when @flag carries O_MAYEXEC, which
  * only omayexec_do_open() puts there: the module is pinned for the whole
- * call.  omayexec_do_open() also gave @acc_mode MAY_EXEC in place of
- * MAY_READ, for IMA, and marked RFC v1 opens.
+ * call.  omayexec_do_open() also marked RFC v1 opens in @acc_mode.
  */
 int omayexec_may_open(omayexec_idmap_t *idmap, const struct path *path,
 		      int acc_mode, int flag)
 {
-	int stock_acc_mode = (acc_mode & ~(MAY_EXEC | OMAYEXEC_MAY_RFC_V1)) |
-			     (ACC_MODE(flag) & MAY_READ);
+	int stock_acc_mode = acc_mode & ~OMAYEXEC_MAY_RFC_V1;
 	enum omayexec_verdict verdict;
 	enum omayexec_interface interface;
 	int policy, err;

@@ -16,6 +16,8 @@
 #include <linux/fs.h>
 #include <linux/fsnotify.h>
 #include <linux/ftrace.h>
+#include <linux/ima.h>
+#include <linux/security.h>
 #include <linux/static_call.h>
 #include <linux/sysctl.h>
 #include <linux/version.h>
@@ -126,6 +128,20 @@ static inline void omayexec_notify_open(struct file *file)
 	fsnotify_open(file);
 }
 #endif
+
+/*
+ * IMA's FILE_CHECK on an open file, with @mask: 6.9 made IMA an LSM whose
+ * ima_file_check() is reached through security_file_post_open(), which
+ * only IMA hooks; before, the open path called ima_file_check() itself.
+ */
+static inline int omayexec_ima_file_check(struct file *file, int mask)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	return security_file_post_open(file, mask);
+#else
+	return ima_file_check(file, mask);
+#endif
+}
 
 /*
  * The exec open of execveat(AT_EXECVE_CHECK) (exec_check.c), done by the

@@ -13,7 +13,11 @@
  *
  *  - O_MAYEXEC in op.open_flag reaches may_open() as its @flag argument,
  *    where the may_open trampoline picks it out (check.c);
- *  - op.acc_mode says MAY_EXEC, as execve()'s does, for IMA;
+ *  - once the file is open, IMA's FILE_CHECK is asked a second time,
+ *    with MAY_EXEC, as for a file execve() opens (compat.h): the open's
+ *    own check has seen the plain open's MAY_READ, so every rule a plain
+ *    open for reading meets is met too ("mask=MAY_READ", the tcb policy's
+ *    "mask=^MAY_READ"), and the exec rules ("mask=MAY_EXEC") on top;
  *  - where it is safe (compat.h), __FMODE_EXEC in op.open_flag ends up in
  *    file->f_flags, where fsnotify turns the open into FS_OPEN_EXEC (and
  *    FS_OPEN_EXEC_PERM) events, as for a file opened by execve(); elsewhere
@@ -61,6 +65,23 @@ struct open_flags {
 #define OMAYEXEC_INVALID_FLAGS (O_PATH | O_CREAT | __O_TMPFILE)
 
 /*
+ * IMA's FILE_CHECK with MAY_EXEC, on a file the open path has opened and
+ * checked as a plain open for reading: @file, or an error (@file is then
+ * released).  Nothing else refers to @file yet, so releasing it undoes
+ * the open.
+ */
+static struct file *exec_file_check(struct file *file)
+{
+	int err = omayexec_ima_file_check(file, MAY_EXEC);
+
+	if (err) {
+		fput(file);
+		return ERR_PTR(err);
+	}
+	return file;
+}
+
+/*
  * do_sys_openat2() for an open_how that carries O_MAYEXEC, on behalf of
  * @interface.  The caller has pinned the module.
  */
@@ -82,12 +103,6 @@ long omayexec_do_open(int dfd, const char __user *filename,
 	if (fd)
 		return fd;
 	op.open_flag |= O_MAYEXEC | OMAYEXEC_FMODE_EXEC;
-	/*
-	 * IMA's FILE_CHECK rules see op.acc_mode: make it what execve()
-	 * gives them, MAY_EXEC instead of MAY_READ, so that "mask=MAY_EXEC"
-	 * matches.  omayexec_may_open() gives may_open() the real one back.
-	 */
-	op.acc_mode = (op.acc_mode & ~MAY_READ) | MAY_EXEC;
 	if (interface == OMAYEXEC_RFC_V1)
 		op.acc_mode |= OMAYEXEC_MAY_RFC_V1;
 
@@ -98,6 +113,8 @@ long omayexec_do_open(int dfd, const char __user *filename,
 	fd = get_unused_fd_flags(how->flags);
 	if (fd >= 0) {
 		file = static_call(stock_do_filp_open)(dfd, name, &op);
+		if (!IS_ERR(file))
+			file = exec_file_check(file);
 		if (IS_ERR(file)) {
 			put_unused_fd(fd);
 			fd = PTR_ERR(file);

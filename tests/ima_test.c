@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * IMA sees an O_MAYEXEC open as an execution: the module gives IMA's
- * FILE_CHECK hook the mask MAY_EXEC in place of MAY_READ, so that
- *   measure func=FILE_CHECK mask=MAY_EXEC
- * measures the files interpreters open with O_MAYEXEC and not the files
- * opened without it, and the matching appraise rule refuses an unsigned
- * file to O_MAYEXEC opens while plain opens of it still work.
+ * IMA sees an O_MAYEXEC open as a plain open for reading and, on top, as
+ * an execution: IMA's FILE_CHECK is asked once with the open's own mask
+ * (MAY_READ), as for any open, and once more with MAY_EXEC, as for a file
+ * execve() opens.  So:
+ *   - every rule a plain open for reading meets applies to it: the tcb
+ *     policy's "measure func=FILE_CHECK mask=^MAY_READ euid=0" measures
+ *     what root's interpreters open with the flag, and an "appraise
+ *     func=FILE_CHECK mask=MAY_READ" rule refuses it an unsigned file;
+ *   - "measure func=FILE_CHECK mask=MAY_EXEC" also measures the files
+ *     interpreters open with O_MAYEXEC, and not the files opened without
+ *     it, and the matching appraise rule refuses an unsigned file to
+ *     O_MAYEXEC opens while plain opens of it still work.
  *
  * The IMA policy can be written once per boot (CONFIG_IMA_WRITE_POLICY is
  * off in Debian's kernel), so this binary needs a boot of its own: its
@@ -14,10 +20,12 @@
  * /run/omx-ima-policy for the tests after it.  If the policy was written
  * by anyone else in this boot, every test skips.
  *
- * The appraise rule is limited to files owned by uid 4242 (fowner=4242),
- * which nothing but this test creates: the boot's other programs run as
- * before.  The measure rule also measures every execve() from then on,
- * which is harmless.
+ * Each rule is limited to the files of one owner (fowner=), which nothing
+ * but this test creates, so that the rules do not overlap and the boot's
+ * other programs run as before.  The tcb policy has no fowner, and
+ * excludes tmpfs by its magic number (dont_measure fsmagic=0x1021994):
+ * these rules have neither, so they apply on the workspace's tmpfs, where
+ * IMA keeps its xattrs.
  *
  * With the module loaded with rfc_v1=1, open(2) with O_MAYEXEC is checked
  * too; without it, open(2) ignores the flag and IMA sees a plain read.
@@ -40,11 +48,19 @@
 #define IMA_LIST	IMA_DIR "/ascii_runtime_measurements"
 #define POLICY_NOTE	"/run/omx-ima-policy"
 
-#define APPRAISED_OWNER	4242
+/* The owners of the files each rule covers. */
+#define EXEC_MEASURED_OWNER	0
+#define EXEC_APPRAISED_OWNER	4242
+#define READ_MEASURED_OWNER	4243
+#define READ_APPRAISED_OWNER	4244
 
-static const char measure_rule[] = "measure func=FILE_CHECK mask=MAY_EXEC\n";
+static const char measure_rule[] =
+	"measure func=FILE_CHECK mask=MAY_EXEC fowner=0\n"
+	/* The tcb policy's rule. */
+	"measure func=FILE_CHECK mask=^MAY_READ euid=0 fowner=4243\n";
 static const char appraise_rule[] =
-	"appraise func=FILE_CHECK mask=MAY_EXEC fowner=4242 appraise_type=imasig\n";
+	"appraise func=FILE_CHECK mask=MAY_EXEC fowner=4242 appraise_type=imasig\n"
+	"appraise func=FILE_CHECK mask=MAY_READ fowner=4244 appraise_type=imasig\n";
 
 /*
  * Write @rules to the IMA policy file: the kernel takes one rule per
@@ -235,7 +251,8 @@ TEST_F(ima, measure_rule_matches_o_mayexec_opens_only)
 	for (i = 0; i < ARRAY_LEN(files); i++) {
 		const char *path = omx_ws_path(&self->ws, files[i].rel);
 
-		new_file(_metadata, &self->ws, files[i].rel, 0);
+		new_file(_metadata, &self->ws, files[i].rel,
+			 EXEC_MEASURED_OWNER);
 		ASSERT_EQ(0, measured(path));
 		EXPECT_EQ(0, files[i].open_fn(&self->ws, files[i].rel));
 		EXPECT_EQ(files[i].measured ? 1 : 0, measured(path))
@@ -249,7 +266,8 @@ TEST_F(ima, refused_open_is_not_measured)
 	const char *path = omx_ws_path(&self->ws, "noexec/refused");
 
 	REQUIRE_POLICY(self);
-	new_file(_metadata, &self->ws, "noexec/refused", 0);
+	new_file(_metadata, &self->ws, "noexec/refused",
+		 EXEC_MEASURED_OWNER);
 	ASSERT_EQ(0, omx_policy_set(OMAYEXEC_ENFORCE_MOUNT));
 	EXPECT_EQ(-EACCES, mayexec_openat2(&self->ws, "noexec/refused"));
 	EXPECT_EQ(0, measured(path));
@@ -264,8 +282,9 @@ TEST_F(ima, appraise_rule_refuses_unsigned_files_to_o_mayexec_opens)
 	REQUIRE_POLICY(self);
 	if (self->state != IMA_MEASURE_APPRAISE)
 		SKIP(return, "IMA did not take the appraise rule");
-	new_file(_metadata, &self->ws, "exec/unsigned", APPRAISED_OWNER);
-	new_file(_metadata, &self->ws, "exec/not_appraised", 0);
+	new_file(_metadata, &self->ws, "exec/unsigned", EXEC_APPRAISED_OWNER);
+	new_file(_metadata, &self->ws, "exec/not_appraised",
+		 EXEC_MEASURED_OWNER);
 
 	EXPECT_EQ(-EACCES, mayexec_openat2(&self->ws, "exec/unsigned"));
 	EXPECT_EQ(0, plain_openat2(&self->ws, "exec/unsigned"));
@@ -275,6 +294,43 @@ TEST_F(ima, appraise_rule_refuses_unsigned_files_to_o_mayexec_opens)
 	EXPECT_EQ(-EACCES, mayexec_openat2(&self->ws, "exec/unsigned"));
 	/* The control: a file the rule does not cover (fowner). */
 	EXPECT_EQ(0, mayexec_openat2(&self->ws, "exec/not_appraised"));
+}
+
+/*
+ * The tcb policy's read rule measures what root opens with O_MAYEXEC, as
+ * what it opens without: no exec rule covers these files.
+ */
+TEST_F(ima, read_measure_rule_matches_o_mayexec_opens)
+{
+	static const char *const rels[] = {
+		"exec/read_with_o_mayexec", "exec/read_without_o_mayexec",
+	};
+	unsigned int i;
+
+	REQUIRE_POLICY(self);
+	for (i = 0; i < ARRAY_LEN(rels); i++) {
+		const char *path = omx_ws_path(&self->ws, rels[i]);
+
+		new_file(_metadata, &self->ws, rels[i], READ_MEASURED_OWNER);
+		ASSERT_EQ(0, measured(path));
+		EXPECT_EQ(0, i ? plain_openat2(&self->ws, rels[i]) :
+				 mayexec_openat2(&self->ws, rels[i]));
+		EXPECT_EQ(1, measured(path)) TH_LOG("%s", path);
+	}
+}
+
+/* Adding O_MAYEXEC does not escape a rule that appraises reads. */
+TEST_F(ima, read_appraise_rule_refuses_unsigned_files_to_o_mayexec_opens)
+{
+	REQUIRE_POLICY(self);
+	if (self->state != IMA_MEASURE_APPRAISE)
+		SKIP(return, "IMA did not take the appraise rules");
+	new_file(_metadata, &self->ws, "exec/read_unsigned",
+		 READ_APPRAISED_OWNER);
+
+	EXPECT_EQ(-EACCES, plain_openat2(&self->ws, "exec/read_unsigned"));
+	EXPECT_EQ(-EACCES, mayexec_openat2(&self->ws, "exec/read_unsigned"));
+	EXPECT_EQ(-EACCES, mayexec_open(&self->ws, "exec/read_unsigned"));
 }
 
 TEST_HARNESS_MAIN

@@ -8,7 +8,10 @@
  * - a file the profile allows opens with O_MAYEXEC;
  * - execveat(AT_EXECVE_CHECK) answers with the profile's exec rules (the
  *   LSM's bprm_creds_for_exec hook): a file the profile forbids executing
- *   is EACCES to the check, while it still opens for reading.
+ *   is EACCES to the check, while it still opens for reading;
+ * - the profile's exec rules are not asked by O_MAYEXEC, at any policy:
+ *   its exec permission check is inode_permission(MAY_EXEC), which
+ *   AppArmor does not hook.
  *
  * The bypass it guards against: since 6.8 AppArmor (and TOMOYO) take
  * __FMODE_EXEC in f_flags for "opened by execve()", skip their open check
@@ -299,6 +302,23 @@ TEST_F(apparmor, exec_denied_file_fails_the_exec_check)
 	EXPECT_EQ(0, run_confined("check", allowed));
 	/* Unconfined, the same check passes: the profile refused it. */
 	EXPECT_EQ(0, exec_check(no_x));
+}
+
+/*
+ * What the policy's exec permission check (policies 2 and 3) consults is
+ * inode_permission(MAY_EXEC), which AppArmor does not hook: a file the
+ * profile forbids executing, but lets the caller read, opens with
+ * O_MAYEXEC under every policy (its mode has x bits).  Only execve() and
+ * AT_EXECVE_CHECK ask the profile's exec rules.  The README's policy table
+ * and omayexec(7) say so.
+ */
+TEST_F(apparmor, o_mayexec_does_not_ask_the_profile_exec_rules)
+{
+	const char *no_x = omx_ws_path(&self->ws, "exec/no_x");
+
+	EXPECT_EQ(0, run_confined("mayexec", no_x))
+		TH_LOG("O_MAYEXEC at policy %d of a file the profile forbids executing",
+		       variant->policy);
 }
 
 TEST_HARNESS_MAIN

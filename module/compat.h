@@ -103,8 +103,36 @@ static inline int omayexec_unregister_direct(struct ftrace_ops *ops,
  * for.  The module is built for 6.1 and 6.12 only: the 6.8 line tells both
  * changes apart.
  */
+/*
+ * Landlock reads __FMODE_EXEC too, in its file_open hook: a domain that
+ * handles LANDLOCK_ACCESS_FS_EXECUTE refuses an exec open of a file under
+ * no rule that grants it.  Where the flag is left out (6.8 and later), the
+ * module asks Landlock's hook itself, once the file is open, with the flag
+ * set on the file for that call only: before the file reaches the caller's
+ * descriptor table, so no other task can see it, and without AppArmor or
+ * TOMOYO ever seeing it (omayexec_landlock_exec(), openat2.c).  Up to 6.7
+ * the open path asked Landlock with the flag already.
+ */
+typedef int stock_landlock_file_open_t(struct file *file);
+DECLARE_STATIC_CALL(stock_landlock_file_open, stock_landlock_file_open_t);
+/* symbols.c: Landlock is active (landlock_initialized) and asked. */
+extern bool omayexec_landlock_asked;
+
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
 #define OMAYEXEC_FMODE_EXEC	0
+#define OMAYEXEC_ASKS_LANDLOCK	1
+
+static inline int omayexec_landlock_exec(struct file *file)
+{
+	int err;
+
+	if (!omayexec_landlock_asked)
+		return 0;
+	file->f_flags |= __FMODE_EXEC;
+	err = static_call(stock_landlock_file_open)(file);
+	file->f_flags &= ~__FMODE_EXEC;
+	return err;
+}
 
 static inline int omayexec_notify_exec_perm(const struct path *path)
 {
@@ -117,6 +145,12 @@ static inline void omayexec_notify_open(struct file *file)
 }
 #else
 #define OMAYEXEC_FMODE_EXEC	__FMODE_EXEC
+#define OMAYEXEC_ASKS_LANDLOCK	0
+
+static inline int omayexec_landlock_exec(struct file *file)
+{
+	return 0;
+}
 
 static inline int omayexec_notify_exec_perm(const struct path *path)
 {

@@ -13,15 +13,16 @@
  *
  *  - O_MAYEXEC in op.open_flag reaches may_open() as its @flag argument,
  *    where the may_open trampoline picks it out (check.c);
- *  - once the file is open, IMA's FILE_CHECK is asked a second time,
- *    with MAY_EXEC, as for a file execve() opens (compat.h): the open's
- *    own check has seen the plain open's MAY_READ, so every rule a plain
- *    open for reading meets is met too ("mask=MAY_READ", the tcb policy's
- *    "mask=^MAY_READ"), and the exec rules ("mask=MAY_EXEC") on top;
  *  - where it is safe (compat.h), __FMODE_EXEC in op.open_flag ends up in
  *    file->f_flags, where fsnotify turns the open into FS_OPEN_EXEC (and
- *    FS_OPEN_EXEC_PERM) events, as for a file opened by execve(); elsewhere
- *    the module raises those events itself (compat.h).
+ *    FS_OPEN_EXEC_PERM) events and Landlock asks for its EXECUTE right, as
+ *    for a file opened by execve(); elsewhere the module raises those
+ *    events and asks Landlock itself (compat.h);
+ *  - once the file is open, IMA's FILE_CHECK is asked a second time, with
+ *    MAY_EXEC, as for a file execve() opens (compat.h): the open's own
+ *    check has seen the plain open's MAY_READ, so every rule a plain open
+ *    for reading meets is met too ("mask=MAY_READ", the tcb policy's
+ *    "mask=^MAY_READ"), and the exec rules ("mask=MAY_EXEC") on top.
  *
  * The mark lives in the open's own struct open_flags, on this function's
  * stack: no other open, of this task or any other, can see it, and nothing
@@ -65,14 +66,18 @@ struct open_flags {
 #define OMAYEXEC_INVALID_FLAGS (O_PATH | O_CREAT | __O_TMPFILE)
 
 /*
- * IMA's FILE_CHECK with MAY_EXEC, on a file the open path has opened and
- * checked as a plain open for reading: @file, or an error (@file is then
- * released).  Nothing else refers to @file yet, so releasing it undoes
- * the open.
+ * What an exec open asks about the file that the open path has not asked
+ * an O_MAYEXEC open: Landlock's EXECUTE right where the file carries no
+ * __FMODE_EXEC (compat.h), and IMA's FILE_CHECK with MAY_EXEC.  @file, or
+ * an error (@file is then released).  Nothing else refers to @file yet,
+ * so releasing it undoes the open.  A refusal here comes after the
+ * file's open routine ran, which a plain open of it runs too (and at a
+ * non-zero policy only regular files get this far).
  */
 static struct file *exec_file_check(struct file *file)
 {
-	int err = omayexec_ima_file_check(file, MAY_EXEC);
+	int err = omayexec_landlock_exec(file) ?:
+		  omayexec_ima_file_check(file, MAY_EXEC);
 
 	if (err) {
 		fput(file);

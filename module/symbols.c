@@ -110,6 +110,31 @@ static int resolve_body(const char *name, unsigned long *addr,
 	err;								\
 })
 
+DEFINE_STATIC_CALL_NULL(stock_landlock_file_open, stock_landlock_file_open_t);
+bool omayexec_landlock_asked;
+
+/*
+ * Landlock's file_open hook, where the module asks it for the EXECUTE
+ * right itself (compat.h): only if Landlock is active, for its hook reads
+ * the credentials' Landlock blob, which only an active Landlock has.
+ * Active and without the hook, the module would let sandboxed interpreters
+ * run what their sandbox forbids: the load fails.
+ */
+static int resolve_landlock(void)
+{
+	unsigned long initialized, hook;
+
+	initialized = static_call(stock_kallsyms_lookup_name)("landlock_initialized");
+	if (!initialized || !*(bool *)initialized)
+		return 0;
+	if (resolve("hook_file_open", &hook))
+		return -ENOENT;
+	static_call_update(stock_landlock_file_open,
+			   (stock_landlock_file_open_t *)hook);
+	omayexec_landlock_asked = true;
+	return 0;
+}
+
 static int resolve_create_user_ns(void)
 {
 	unsigned long body;
@@ -146,6 +171,8 @@ int omayexec_resolve_symbols(void)
 	      RESOLVE_AS(compat_sys_openat, "__ia32_compat_sys_openat") ?:
 	      RESOLVE_CALL(may_open) ?: RESOLVE_CALL(build_open_flags) ?:
 	      RESOLVE_CALL(getname) ?: RESOLVE_CALL(do_filp_open);
+	if (!err && OMAYEXEC_ASKS_LANDLOCK)
+		err = resolve_landlock();
 	if (err || !omayexec_exec_check)
 		return err;
 

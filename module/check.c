@@ -84,6 +84,7 @@ int omayexec_may_open(omayexec_idmap_t *idmap, const struct path *path,
 		      int acc_mode, int flag)
 {
 	int stock_acc_mode = acc_mode & ~OMAYEXEC_MAY_RFC_V1;
+	struct inode *inode = d_backing_inode(path->dentry);
 	enum omayexec_verdict verdict;
 	enum omayexec_interface interface;
 	int policy, err;
@@ -93,6 +94,23 @@ int omayexec_may_open(omayexec_idmap_t *idmap, const struct path *path,
 					  flag & ~O_MAYEXEC);
 	if (err)
 		return err;
+
+	/*
+	 * Where the open carries __FMODE_EXEC (compat.h), a filesystem may
+	 * check execution instead of the access asked for: NFSv4 skips the
+	 * MAY_OPEN check of a regular file when its server opens atomically,
+	 * and its open then asks the server for EXECUTE alone, which lets
+	 * anyone who may run a file read it (nfs4_opendata_access(),
+	 * nfs_may_open()).  Ask the filesystem's own ->permission() for the
+	 * plain access again, without MAY_OPEN; without one,
+	 * generic_permission() has already checked it in full.
+	 */
+	if (OMAYEXEC_FMODE_EXEC && inode->i_op->permission) {
+		err = inode_permission(idmap, inode, stock_acc_mode &
+				       (MAY_READ | MAY_WRITE | MAY_APPEND));
+		if (err)
+			return err;
+	}
 
 	if (acc_mode & OMAYEXEC_MAY_RFC_V1) {
 		interface = OMAYEXEC_RFC_V1;

@@ -269,7 +269,12 @@ static void nfs_serve(struct __test_metadata *_metadata,
 	fd = open("/var/lib/nfs/etab", O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	ASSERT_LE(0, fd);
 	close(fd);
-	/* A tmpfs has no UUID for nfsd to name it by: fsid. */
+	/*
+	 * A tmpfs has no UUID for nfsd to name it by: fsid.  root_squash,
+	 * the default, stays: the server sees root as nobody, so both
+	 * callers are unprivileged there (with no_root_squash, nfsd would
+	 * grant root what it has no capability for on the client).
+	 */
 	snprintf(fsid, sizeof(fsid), "rw,sync,insecure,no_subtree_check,fsid=%d",
 		 getpid());
 	snprintf(client, sizeof(client), "127.0.0.1:%s", srv->export);

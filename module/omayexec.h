@@ -64,6 +64,11 @@ struct omayexec_symbols {
 	unsigned long set_cred_ucounts;
 	/* With locked=Y only (pin.c): kernel/module/main.c's lock. */
 	struct mutex *module_mutex;
+	/*
+	 * IMA's ima_policy_flag, 0 while no rule can act (openat2.c): or,
+	 * where the kernel has none, a non-zero int of the module's own.
+	 */
+	const int *ima_policy_flag;
 };
 extern struct omayexec_symbols omayexec_sym;
 int omayexec_resolve_symbols(void);

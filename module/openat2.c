@@ -76,8 +76,14 @@ struct open_flags {
  */
 static struct file *exec_file_check(struct file *file)
 {
-	int err = omayexec_landlock_exec(file) ?:
-		  omayexec_ima_file_check(file, MAY_EXEC);
+	int err = omayexec_landlock_exec(file);
+
+	/*
+	 * IMA's own first test, ahead of the LSM call it makes before it
+	 * (the caller's secid): with no rule loaded, IMA does nothing.
+	 */
+	if (!err && READ_ONCE(*omayexec_sym.ima_policy_flag))
+		err = omayexec_ima_file_check(file, MAY_EXEC);
 
 	if (err) {
 		fput(file);

@@ -147,6 +147,20 @@ static int resolve_create_user_ns(void)
 	return err;
 }
 
+/*
+ * IMA's ima_policy_flag, which its process_measurement() tests first.
+ * Not found (a kernel without IMA, or without data symbols in kallsyms):
+ * IMA is then always asked, and answers for itself.
+ */
+static void resolve_ima_policy_flag(void)
+{
+	static const int always = 1;
+	unsigned long flag;
+
+	flag = static_call(stock_kallsyms_lookup_name)("ima_policy_flag");
+	omayexec_sym.ima_policy_flag = flag ? (const int *)flag : &always;
+}
+
 int omayexec_resolve_symbols(void)
 {
 	unsigned long module_mutex;
@@ -155,6 +169,7 @@ int omayexec_resolve_symbols(void)
 	err = find_kallsyms_lookup_name();
 	if (err)
 		return err;
+	resolve_ima_policy_flag();
 
 	/* locked=Y pins at init, the exec securebits at their first use. */
 	if (omayexec_locked || omayexec_exec_check) {

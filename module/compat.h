@@ -81,8 +81,8 @@ static inline int omayexec_unregister_direct(struct ftrace_ops *ops,
 }
 
 /*
- * The mark an O_MAYEXEC open leaves on its file, and the fsnotify events
- * it raises.
+ * The mark an O_MAYEXEC open leaves on its file, the fsnotify events it
+ * raises, and Landlock's EXECUTE right.
  *
  * An exec open carries __FMODE_EXEC in f_flags.  Up to 6.7 that only told
  * fsnotify (FS_OPEN_EXEC_PERM, FS_OPEN_EXEC) and Landlock (its EXECUTE
@@ -91,8 +91,8 @@ static inline int omayexec_unregister_direct(struct ftrace_ops *ops,
  * execve()": AppArmor then skips its open check and grants the file read
  * and exec, leaving the decision to the bprm hooks that an open never
  * reaches.  On those kernels the flag would let an O_MAYEXEC open read
- * what the caller's profile forbids, so it is not set: the module sends
- * fanotify's exec events itself, and Landlock sees an ordinary read.
+ * what the caller's profile forbids, so it is not set, and the module does
+ * what the flag did:
  *
  * omayexec_notify_exec_perm() runs where the policy has allowed the open
  * and nothing is opened or truncated yet (check.c), as FS_OPEN_EXEC_PERM
@@ -100,27 +100,25 @@ static inline int omayexec_unregister_direct(struct ftrace_ops *ops,
  * fails the open.  omayexec_notify_open() runs once the file is open, where
  * the open syscalls send FS_OPEN.  Between 6.1 and 6.12, vfs_open() took
  * FS_OPEN over from the open syscalls, which omayexec_do_open() stands in
- * for.  The module is built for 6.1 and 6.12 only: the 6.8 line tells both
+ * for.
+ *
+ * omayexec_landlock_exec() runs once the file is open (openat2.c): it asks
+ * Landlock's file_open hook again, with the flag set on the file for that
+ * call only, before the file reaches the caller's descriptor table (no
+ * other task can see it) and without AppArmor or TOMOYO ever seeing it; a
+ * domain that handles LANDLOCK_ACCESS_FS_EXECUTE then refuses a file under
+ * no rule that grants it, as for execve().  symbols.c resolves the hook
+ * where the open carries no __FMODE_EXEC and Landlock is active.
+ *
+ * The module is built for 6.1 and 6.12 only: the 6.8 line tells the
  * changes apart.
- */
-/*
- * Landlock reads __FMODE_EXEC too, in its file_open hook: a domain that
- * handles LANDLOCK_ACCESS_FS_EXECUTE refuses an exec open of a file under
- * no rule that grants it.  Where the flag is left out (6.8 and later), the
- * module asks Landlock's hook itself, once the file is open, with the flag
- * set on the file for that call only: before the file reaches the caller's
- * descriptor table, so no other task can see it, and without AppArmor or
- * TOMOYO ever seeing it (omayexec_landlock_exec(), openat2.c).  Up to 6.7
- * the open path asked Landlock with the flag already.
  */
 typedef int stock_landlock_file_open_t(struct file *file);
 DECLARE_STATIC_CALL(stock_landlock_file_open, stock_landlock_file_open_t);
-/* symbols.c: Landlock is active (landlock_initialized) and asked. */
-extern bool omayexec_landlock_asked;
+extern bool omayexec_landlock_asked;	/* symbols.c */
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
 #define OMAYEXEC_FMODE_EXEC	0
-#define OMAYEXEC_ASKS_LANDLOCK	1
 
 static inline int omayexec_landlock_exec(struct file *file)
 {
@@ -145,7 +143,6 @@ static inline void omayexec_notify_open(struct file *file)
 }
 #else
 #define OMAYEXEC_FMODE_EXEC	__FMODE_EXEC
-#define OMAYEXEC_ASKS_LANDLOCK	0
 
 static inline int omayexec_landlock_exec(struct file *file)
 {

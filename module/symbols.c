@@ -186,7 +186,8 @@ int omayexec_resolve_symbols(void)
 	      RESOLVE_AS(compat_sys_openat, "__ia32_compat_sys_openat") ?:
 	      RESOLVE_CALL(may_open) ?: RESOLVE_CALL(build_open_flags) ?:
 	      RESOLVE_CALL(getname) ?: RESOLVE_CALL(do_filp_open);
-	if (!err && OMAYEXEC_ASKS_LANDLOCK)
+	/* Landlock reads the exec right from __FMODE_EXEC (compat.h). */
+	if (!err && !OMAYEXEC_FMODE_EXEC)
 		err = resolve_landlock();
 	if (err || !omayexec_exec_check)
 		return err;

@@ -7,8 +7,8 @@
  *   shell too); status shows them in words;
  * - status names how execveat(AT_EXECVE_CHECK) is answered: through the
  *   module, by the kernel itself, or not at all;
- * - usage errors exit 2, a command that is not there 127, both with one
- *   line on standard error;
+ * - usage errors exit 2 with one line naming what was wrong and a hint
+ *   to --help; a command that is not there 127, with one line;
  * - on a kernel without the exec securebits (no module, before 6.14) run
  *   refuses in one line, exit 1, and executes nothing.
  *
@@ -152,26 +152,37 @@ TEST_F(run, command_not_found)
 
 TEST(run_usage_errors)
 {
-	static const char *const argvs[][4] = {
-		{ "--", "true" }, { "--restrict-file" },
-		{ "--restrict-file", "--" }, { "--restrict-file", "true" },
-		{ "--frob", "--", "true" }, { "--lock", "--", "true" },
+	static const struct {
+		const char *args[4];
+		const char *line;
+	} cases[] = {
+		{ { "--", "true" }, "no bit asked for: give --restrict-file and/or --deny-interactive" },
+		{ { "--lock", "--", "true" }, "no bit asked for: give --restrict-file and/or --deny-interactive" },
+		{ { NULL }, "no '-- COMMAND' given" },
+		{ { "--restrict-file" }, "no '-- COMMAND' given" },
+		{ { "--restrict-file", "--" }, "no COMMAND after '--'" },
+		{ { "--restrict-file", "true" }, "'--' must come before COMMAND 'true'" },
+		{ { "--frob", "--", "true" }, "unknown option '--frob'" },
+		{ { "--restrict-file", "-x", "--", "true" }, "unknown option '-x'" },
 	};
 	const char *argv[8];
+	char want[256];
 	struct us_result r;
 	unsigned int i, j;
 
-	for (i = 0; i < ARRAY_LEN(argvs); i++) {
+	for (i = 0; i < ARRAY_LEN(cases); i++) {
 		argv[0] = us_bin("omayexec");
 		argv[1] = "run";
-		for (j = 0; j < 4 && argvs[i][j]; j++)
-			argv[j + 2] = argvs[i][j];
+		for (j = 0; j < 4 && cases[i].args[j]; j++)
+			argv[j + 2] = cases[i].args[j];
 		argv[j + 2] = NULL;
+		snprintf(want, sizeof(want),
+			 "omayexec: run: %s\nSee 'omayexec --help'.\n",
+			 cases[i].line);
 		us_run(&r, NULL, argv);
 		EXPECT_EQ(2, r.status) TH_LOG("case %u", i);
 		EXPECT_STREQ("", r.out);
-		EXPECT_STREQ("omayexec: run: give --restrict-file and/or --deny-interactive (and --lock), then -- COMMAND\n",
-			     r.err) TH_LOG("case %u", i);
+		EXPECT_STREQ(want, r.err) TH_LOG("case %u", i);
 	}
 }
 

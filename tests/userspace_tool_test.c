@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The omayexec command of userspace/, every subcommand and its refusals:
- * - usage errors exit 2;
+ * - usage errors: one line naming what was wrong and a hint to --help,
+ *   exit 2; help, --help, -h: the usage, exit 0; --version: VERSION's;
  * - status: module, kernel support, the policy in words under each
  *   policy, locked, the counters (the module's own numbers), the library
  *   mode and where it comes from; as uid 1000 the policy is "unknown"
@@ -96,31 +97,87 @@ FIXTURE_TEARDOWN(tool)
 	EXPECT_EQ(NULL, strstr(haystack, needle)) \
 		TH_LOG("'%s' in:\n%s", needle, haystack)
 
+/*
+ * Each usage error in one line that names what was wrong, then the hint,
+ * exit 2, nothing done (set's policy stays); without a command, the usage.
+ */
 TEST_F(tool, usage_errors)
 {
-	static const char *const argvs[][4] = {
-		{ NULL }, { "frob" }, { "check" }, { "set" }, { "set", "1", "2" },
-		{ "status", "now" }, { "--status" },
+	static const struct {
+		const char *args[5];
+		const char *line;
+	} cases[] = {
+		{ { "frob" }, "omayexec: unknown command 'frob'" },
+		{ { "--status" }, "omayexec: unknown option '--status'" },
+		{ { "status", "now" }, "omayexec: status: unexpected argument 'now'" },
+		{ { "status", "--jsn" }, "omayexec: status: unknown option '--jsn'" },
+		{ { "set" }, "omayexec: set: no POLICY given" },
+		{ { "set", "2", "3" },
+		  "omayexec: set: too many arguments: '3' after POLICY '2'" },
+		{ { "check" }, "omayexec: check: no PATH given" },
+		{ { "check", "--" }, "omayexec: check: no PATH given" },
+		{ { "check", "--bogus", "/" }, "omayexec: check: unknown option '--bogus'" },
+		{ { "run", "--bogus", "--", "true" },
+		  "omayexec: run: unknown option '--bogus'" },
+		{ { "help", "status" }, "omayexec: help: unexpected argument 'status'" },
+		{ { "--help", "-v" }, "omayexec: --help: unknown option '-v'" },
+		{ { "--version", "now" },
+		  "omayexec: --version: unexpected argument 'now'" },
 	};
-	const char *argv[6];
+	const char *argv[7] = { self->omayexec, NULL };
+	char want[256];
 	struct us_result r;
 	unsigned int i, j;
 
-	for (i = 0; i < ARRAY_LEN(argvs); i++) {
-		argv[0] = self->omayexec;
-		for (j = 0; j < 4 && argvs[i][j]; j++)
-			argv[j + 1] = argvs[i][j];
+	ASSERT_EQ(0, omx_policy_set(1));
+	for (i = 0; i < ARRAY_LEN(cases); i++) {
+		for (j = 0; j < 5 && cases[i].args[j]; j++)
+			argv[j + 1] = cases[i].args[j];
 		argv[j + 1] = NULL;
+		snprintf(want, sizeof(want), "%s\nSee 'omayexec --help'.\n",
+			 cases[i].line);
 		us_run(&r, NULL, argv);
 		EXPECT_EQ(2, r.status) TH_LOG("case %u", i);
-		EXPECT_STREQ("", r.out);
-		EXPECT_HAS(r.err, "usage: omayexec status");
+		EXPECT_STREQ("", r.out) TH_LOG("case %u", i);
+		EXPECT_STREQ(want, r.err) TH_LOG("case %u", i);
 	}
-	argv[1] = "--help";
-	argv[2] = NULL;
+	EXPECT_EQ(1, omx_policy_read());
+
+	argv[1] = NULL;
+	us_run(&r, NULL, argv);
+	EXPECT_EQ(2, r.status);
+	EXPECT_STREQ("", r.out);
+	EXPECT_HAS(r.err, "usage: omayexec status\n");
+}
+
+/* help, --help and -h: the usage on standard output; --version: VERSION. */
+TEST_F(tool, help_and_version)
+{
+	static const char *const helps[] = { "help", "--help", "-h" };
+	const char *argv[] = { self->omayexec, NULL, NULL };
+	char version[64], want[128];
+	struct us_result r;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_LEN(helps); i++) {
+		argv[1] = helps[i];
+		us_run(&r, NULL, argv);
+		EXPECT_EQ(0, r.status) TH_LOG("%s", helps[i]);
+		EXPECT_STREQ("", r.err) TH_LOG("%s", helps[i]);
+		EXPECT_HAS(r.out, "usage: omayexec status\n");
+		EXPECT_HAS(r.out, "omayexec check [--] PATH...\n");
+		EXPECT_HAS(r.out, "See omayexec(1).\n");
+	}
+
+	/* The module's version comes from the same VERSION file. */
+	ASSERT_EQ(0, lc_read_file("/sys/module/omayexec/version", version,
+				  sizeof(version)));
+	snprintf(want, sizeof(want), "omayexec %s\n", version);
+	argv[1] = "--version";
 	us_run(&r, NULL, argv);
 	EXPECT_EQ(0, r.status);
-	EXPECT_HAS(r.out, "omayexec check PATH...");
+	EXPECT_STREQ("", r.err);
+	EXPECT_STREQ(want, r.out);
 }
 
 TEST_F(tool, status_under_each_policy)

@@ -4,14 +4,16 @@
  *
  *   omayexec status
  *   omayexec set POLICY
- *   omayexec check PATH...
+ *   omayexec check [--] PATH...
  *   omayexec run [--restrict-file] [--deny-interactive] [--lock] -- COMMAND [ARG]...
+ *   omayexec help | --help | -h | --version
  *
  * See omayexec(1).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,11 @@
 
 #include "omayexec.h"
 
+/* From ../VERSION, by the Makefile: the version is written in one place. */
+#ifndef OMAYEXEC_VERSION
+#error "OMAYEXEC_VERSION is not defined: build with userspace/Makefile"
+#endif
+
 #define PROG		"omayexec"
 #define PROC_MAGIC	0x9fa0
 #define SYSFS_MAGIC	0x62656572
@@ -31,9 +38,44 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: " PROG " status\n"
 		"       " PROG " set POLICY     (0-3, off, mount, file, mount,file)\n"
-		"       " PROG " check PATH...\n"
+		"       " PROG " check [--] PATH...\n"
 		"       " PROG " run [--restrict-file] [--deny-interactive] [--lock] -- COMMAND [ARG]...\n"
+		"       " PROG " help | --version\n"
 		"See omayexec(1).\n");
+}
+
+/*
+ * A usage error: one line naming what was wrong (after "omayexec: CMD: "
+ * when @cmd), then where the usage is; 2, the exit status of usage errors.
+ * The whole usage is not printed: it would bury the one line that matters.
+ */
+static int __attribute__((format(printf, 2, 3)))
+usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	if (cmd)
+		fprintf(stderr, "%s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nSee '" PROG " --help'.\n");
+	return 2;
+}
+
+/* Whether @arg is an option (anything beginning with '-' but "-"). */
+static int is_option(const char *arg)
+{
+	return arg[0] == '-' && arg[1];
+}
+
+/* The usage error for @arg, an argument @cmd does not take. */
+static int bad_argument(const char *cmd, const char *arg)
+{
+	if (is_option(arg))
+		return usage_error(cmd, "unknown option '%s'", arg);
+	return usage_error(cmd, "unexpected argument '%s'", arg);
 }
 
 /* ---- status ----------------------------------------------------------- */
@@ -105,11 +147,13 @@ static void securebits_words(int bits, char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
-static int cmd_status(void)
+static int cmd_status(int argc, char *argv[])
 {
 	struct omayexec_state st;
 	char bits[128];
 
+	if (argc)
+		return bad_argument("status", argv[0]);
 	if (omayexec_get_state(&st, sizeof(st))) {
 		fprintf(stderr, PROG ": status: %s\n", strerror(errno));
 		return 2;
@@ -424,6 +468,17 @@ static int cmd_check(int argc, char *argv[])
 	char why[8192];
 	int i, fd, err, check, status = 0;
 
+	/* No option yet: "--" lets a PATH begin with '-' all the same. */
+	for (i = 0; i < argc && is_option(argv[i]); i++) {
+		if (strcmp(argv[i], "--"))
+			return usage_error("check", "unknown option '%s'", argv[i]);
+		i++;
+		break;
+	}
+	argc -= i;
+	argv += i;
+	if (!argc)
+		return usage_error("check", "no PATH given");
 	if (omayexec_get_state(&st, sizeof(st))) {
 		fprintf(stderr, PROG ": check: %s\n", strerror(errno));
 		return 2;
@@ -501,13 +556,18 @@ static int cmd_run(int argc, char *argv[])
 			want |= SECBIT_EXEC_DENY_INTERACTIVE;
 		else if (!strcmp(argv[i], "--lock"))
 			lock = 1;
-		else
-			break;
+		else if (is_option(argv[i]))
+			return usage_error("run", "unknown option '%s'", argv[i]);
+		else	/* "--" is required: COMMAND's options are its own. */
+			return usage_error("run", "'--' must come before COMMAND '%s'",
+					   argv[i]);
 	}
-	if (i >= argc || strcmp(argv[i], "--") || i + 1 >= argc || !want) {
-		fprintf(stderr, PROG ": run: give --restrict-file and/or --deny-interactive (and --lock), then -- COMMAND\n");
-		return 2;
-	}
+	if (i >= argc)
+		return usage_error("run", "no '-- COMMAND' given");
+	if (i + 1 >= argc)
+		return usage_error("run", "no COMMAND after '--'");
+	if (!want)
+		return usage_error("run", "no bit asked for: give --restrict-file and/or --deny-interactive");
 	argv += i + 1;
 
 	cur = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
@@ -535,27 +595,43 @@ static int cmd_run(int argc, char *argv[])
 
 int main(int argc, char *argv[])
 {
+	const char *cmd;
 	int ret;
 
+	/* No command at all: the whole usage is the answer. */
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+	cmd = argv[1];
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		if (argc > 2)
+			return bad_argument(cmd, argv[2]);
 		usage(stdout);
-		return 0;
-	}
-	if (!strcmp(argv[1], "status") && argc == 2)
-		ret = cmd_status();
-	else if (!strcmp(argv[1], "set") && argc == 3)
+		ret = 0;
+	} else if (!strcmp(cmd, "--version")) {
+		if (argc > 2)
+			return bad_argument(cmd, argv[2]);
+		printf(PROG " " OMAYEXEC_VERSION "\n");
+		ret = 0;
+	} else if (!strcmp(cmd, "status")) {
+		ret = cmd_status(argc - 2, argv + 2);
+	} else if (!strcmp(cmd, "set")) {
+		/* A POLICY may begin with '-' ("-1"): it is not a policy. */
+		if (argc < 3)
+			return usage_error(cmd, "no POLICY given");
+		if (argc > 3)
+			return usage_error(cmd, "too many arguments: '%s' after POLICY '%s'",
+					   argv[3], argv[2]);
 		ret = cmd_set(argv[2]);
-	else if (!strcmp(argv[1], "check") && argc >= 3)
+	} else if (!strcmp(cmd, "check")) {
 		ret = cmd_check(argc - 2, argv + 2);
-	else if (!strcmp(argv[1], "run"))
+	} else if (!strcmp(cmd, "run")) {
 		return cmd_run(argc - 2, argv + 2);
-	else {
-		usage(stderr);
-		return 2;
+	} else if (is_option(cmd)) {
+		return usage_error(NULL, "unknown option '%s'", cmd);
+	} else {
+		return usage_error(NULL, "unknown command '%s'", cmd);
 	}
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, PROG ": writing the output: %s\n",

@@ -13,7 +13,8 @@
  * - check: one line per path, allowed or refused with the reason (noexec
  *   mount and its mount point, no exec permission for this uid, not a
  *   regular file), ordinary errors as errors; exit 0 only when all are
- *   allowed; as uid 1000; with the module unloaded, best effort and strict.
+ *   allowed, 1 when some are refused, 2 when one is an error; as uid
+ *   1000; with the module unloaded, best effort and strict.
  * The locked module's refusal is in userspace_locked_test.
  */
 #define _GNU_SOURCE
@@ -392,12 +393,50 @@ TEST_F(tool, check_under_each_policy)
 		snprintf(want + strlen(want), sizeof(want) - strlen(want),
 			 "error    %s  (No such file or directory)\n", f->missing);
 		us_run(&r, NULL, argv);
-		EXPECT_EQ(1, r.status) TH_LOG("policy %d", p);
+		/* The missing file could not be checked: 2, not 1. */
+		EXPECT_EQ(2, r.status) TH_LOG("policy %d", p);
 		EXPECT_STREQ(want, r.out) TH_LOG("policy %d", p);
 		EXPECT_STREQ("", r.err);
 
 		us_run(&r, NULL, only_x);
 		EXPECT_EQ(0, r.status);
+	}
+}
+
+/*
+ * The exit status: 0 when every PATH is allowed, 1 when some are refused
+ * and none is an error, 2 as soon as one could not be checked, wherever
+ * it is in the list; "--" ends the options, a PATH may follow it.
+ */
+TEST_F(tool, check_exit_status)
+{
+	const struct tool_files *f = &self->f;
+	const char *const allowed[] = { f->x, f->owner_x, NULL };
+	const char *const refused[] = { f->x, f->nx, f->noexec_x, NULL };
+	const char *const error_last[] = { f->x, f->nx, f->missing, NULL };
+	const char *const error_first[] = { f->missing, f->nx, f->x, NULL };
+	const char *const error_only[] = { f->missing, NULL };
+	const char *const dashes[] = { "--", f->x, NULL };
+	const struct {
+		const char *const *paths;
+		int status, lines;
+	} cases[] = {
+		{ allowed, 0, 2 }, { refused, 1, 3 }, { error_last, 2, 3 },
+		{ error_first, 2, 3 }, { error_only, 2, 1 }, { dashes, 0, 1 },
+	};
+	const char *argv[8] = { self->omayexec, "check" };
+	struct us_result r;
+	unsigned int i, j;
+
+	ASSERT_EQ(0, omx_policy_set(3));
+	for (i = 0; i < ARRAY_LEN(cases); i++) {
+		for (j = 0; cases[i].paths[j]; j++)
+			argv[j + 2] = cases[i].paths[j];
+		argv[j + 2] = NULL;
+		us_run(&r, NULL, argv);
+		EXPECT_EQ(cases[i].status, r.status) TH_LOG("case %u:\n%s", i, r.out);
+		EXPECT_STREQ("", r.err) TH_LOG("case %u", i);
+		EXPECT_EQ(cases[i].lines, us_lines(r.out)) TH_LOG("case %u:\n%s", i, r.out);
 	}
 }
 
@@ -426,7 +465,7 @@ TEST_F(tool, check_as_user)
 		snprintf(want + strlen(want), sizeof(want) - strlen(want),
 			 "error    %s  (Permission denied)\n", f->secret);
 		us_run(&r, &user, argv);
-		EXPECT_EQ(1, r.status);
+		EXPECT_EQ(2, r.status);
 		EXPECT_STREQ(want, r.out) TH_LOG("policy %d", p);
 	}
 }

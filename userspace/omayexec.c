@@ -41,7 +41,9 @@ static void usage(FILE *out)
 		"       " PROG " check [--] PATH...\n"
 		"       " PROG " run [--restrict-file] [--deny-interactive] [--lock] -- COMMAND [ARG]...\n"
 		"       " PROG " help | --version\n"
-		"See omayexec(1).\n");
+		"Exit status: 0 success; 1 refused (check: some PATH refused, the\n"
+		"others allowed; status: nothing is checked here); 2 usage error or\n"
+		"other error (check: some PATH could not be checked).  See omayexec(1).\n");
 }
 
 /*
@@ -462,6 +464,12 @@ static void check_reasons(const char *path, int err, char *buf, size_t len)
 		snprintf(buf, len, "%s", strerror(err));
 }
 
+/*
+ * One line per PATH.  Exits 0 when every PATH is allowed, 1 when some are
+ * refused and the others allowed, 2 when some could not be checked (an
+ * "error" line): then the answer is not known for all of them, and a
+ * script must not take that for a refusal it could fix with chmod.
+ */
 static int cmd_check(int argc, char *argv[])
 {
 	struct omayexec_state st;
@@ -505,10 +513,11 @@ static int cmd_check(int argc, char *argv[])
 			continue;
 		}
 		err = errno;
-		status = 1;
 		if (err == EOPNOTSUPP) {
 			printf("refused  %s  (strict mode, and the kernel does not know O_MAYEXEC)\n",
 			       path);
+			if (!status)
+				status = 1;
 			continue;
 		}
 		/* Ordinary errors: the same open without the flag fails too. */
@@ -517,6 +526,7 @@ static int cmd_check(int argc, char *argv[])
 			close(fd);
 		if (fd < 0) {
 			printf("error    %s  (%s)\n", path, strerror(err));
+			status = 2;
 			continue;
 		}
 		if (err == EACCES && (!check || !st.restrict_file)) {
@@ -527,9 +537,12 @@ static int cmd_check(int argc, char *argv[])
 			check_reasons(path, check, why, sizeof(why));
 		} else {
 			printf("error    %s  (%s)\n", path, strerror(err));
+			status = 2;
 			continue;
 		}
 		printf("refused  %s  (%s)\n", path, why);
+		if (!status)
+			status = 1;
 	}
 	return status;
 }

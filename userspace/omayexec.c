@@ -2,7 +2,7 @@
 /*
  * omayexec: see the O_MAYEXEC policy, set it, and check files against it.
  *
- *   omayexec status
+ *   omayexec status [--json]
  *   omayexec set POLICY
  *   omayexec check [--] PATH...
  *   omayexec run [--restrict-file] [--deny-interactive] [--lock] -- COMMAND [ARG]...
@@ -36,7 +36,7 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: " PROG " status\n"
+		"usage: " PROG " status [--json]\n"
 		"       " PROG " set POLICY     (0-3, off, mount, file, mount,file)\n"
 		"       " PROG " check [--] PATH...\n"
 		"       " PROG " run [--restrict-file] [--deny-interactive] [--lock] -- COMMAND [ARG]...\n"
@@ -149,16 +149,180 @@ static void securebits_words(int bits, char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
+/* ---- status --json -------------------------------------------------- */
+
+/*
+ * @s as a JSON string: '"' and '\\' escaped, control characters as \u00XX,
+ * other bytes as they are (the texts here are ASCII or the UTF-8 of a
+ * path).  Every string of the JSON status goes through here, even the
+ * fixed words, so that none can break the object.
+ */
+static void json_string(const char *s)
+{
+	const unsigned char *c = (const unsigned char *)s;
+
+	putchar('"');
+	for (; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			printf("\\%c", *c);
+		else if (*c < 0x20 || *c == 0x7f)
+			printf("\\u%04x", *c);
+		else
+			putchar(*c);
+	}
+	putchar('"');
+}
+
+/*
+ * One member of the object: @key, then the value printed by the caller.
+ * The members are one a line, in the order omayexec(1) lists them.
+ */
+static void json_key(const char *key, int *first)
+{
+	printf("%s\n  ", *first ? "{" : ",");
+	json_string(key);
+	fputs(": ", stdout);
+	*first = 0;
+}
+
+static void json_str(const char *key, const char *value, int *first)
+{
+	json_key(key, first);
+	if (value)
+		json_string(value);
+	else
+		fputs("null", stdout);
+}
+
+/* @value as true or false, or null when negative (unknown). */
+static void json_bool(const char *key, int value, int *first)
+{
+	json_key(key, first);
+	fputs(value < 0 ? "null" : value ? "true" : "false", stdout);
+}
+
+/* A counter, or null when @available is 0. */
+static void json_count(const char *key, int available,
+		       unsigned long long value, int *first)
+{
+	json_key(key, first);
+	if (available)
+		printf("%llu", value);
+	else
+		fputs("null", stdout);
+}
+
+/* OMAYEXEC_SOURCE_* as a fixed word (the human status names the file). */
+static const char *source_key(int source)
+{
+	switch (source) {
+	case OMAYEXEC_SOURCE_CONFIG:
+		return "config";
+	case OMAYEXEC_SOURCE_CALLER:
+		return "program";
+	case OMAYEXEC_SOURCE_ENVIRONMENT:
+		return "environment";
+	case OMAYEXEC_SOURCE_SECUREBITS:
+		return "securebits";
+	}
+	return "default";
+}
+
+/* Whether @bit is set in @bits, or -1 when the securebits are unknown. */
+static int secbit(int bits, unsigned int bit)
+{
+	return bits < 0 ? -1 : (bits & bit) != 0;
+}
+
+/*
+ * The facts of the human status as one JSON object, for configuration
+ * management and monitoring: keys that do not change with the situation
+ * (null where the human status leaves a line out or says "unknown"),
+ * values as words that do not depend on the language.  The keys are
+ * documented in omayexec(1): adding one is fine, renaming one is not.
+ */
+static void print_status_json(const struct omayexec_state *st)
+{
+	static const char *const exec_check[] = {
+		[OMAYEXEC_EXEC_CHECK_NONE] = "none",
+		[OMAYEXEC_EXEC_CHECK_NATIVE] = "native",
+		[OMAYEXEC_EXEC_CHECK_MODULE] = "module",
+	};
+	const char *policy_error = NULL, *config_error = NULL;
+	int first = 1;
+
+	if (st->policy < 0)
+		policy_error = st->policy_errno == ENOENT ? "no-sysctl" :
+			st->policy_errno == EACCES || st->policy_errno == EPERM ?
+			"root-only" : strerror(st->policy_errno);
+	if (st->config_errno)
+		config_error = st->config_errno == EPERM ?
+			"not a root-owned file writable by root only" :
+			st->config_errno == EINVAL ? "syntax error" :
+			strerror(st->config_errno);
+
+	json_str("version", OMAYEXEC_VERSION, &first);
+	json_bool("module_loaded", st->module_loaded, &first);
+	json_bool("openat2_mayexec", st->kernel_support, &first);
+	json_str("exec_check", st->exec_check >= 0 && st->exec_check <= 2 ?
+		 exec_check[st->exec_check] : "none", &first);
+	json_key("policy", &first);
+	if (st->policy >= 0)
+		printf("%d", st->policy);
+	else
+		fputs("null", stdout);
+	json_str("policy_name", st->policy >= 0 ?
+		 omayexec_policy_name(st->policy) : NULL, &first);
+	json_str("policy_error", policy_error, &first);
+	json_bool("locked", st->locked, &first);
+	json_count("allowed", st->stats_available, st->allowed, &first);
+	json_count("refused_not_regular", st->stats_available,
+		   st->refused_not_regular, &first);
+	json_count("refused_noexec_mount", st->stats_available,
+		   st->refused_noexec_mount, &first);
+	json_count("refused_no_exec_permission", st->stats_available,
+		   st->refused_no_exec_permission, &first);
+	json_bool("secbit_exec_restrict_file",
+		  secbit(st->securebits, SECBIT_EXEC_RESTRICT_FILE), &first);
+	json_bool("secbit_exec_restrict_file_locked",
+		  secbit(st->securebits, SECBIT_EXEC_RESTRICT_FILE_LOCKED), &first);
+	json_bool("secbit_exec_deny_interactive",
+		  secbit(st->securebits, SECBIT_EXEC_DENY_INTERACTIVE), &first);
+	json_bool("secbit_exec_deny_interactive_locked",
+		  secbit(st->securebits, SECBIT_EXEC_DENY_INTERACTIVE_LOCKED),
+		  &first);
+	json_str("config_path", omayexec_config_path(), &first);
+	json_str("config_error", config_error, &first);
+	json_str("mode", st->mode == OMAYEXEC_STRICT ? "strict" : "best-effort",
+		 &first);
+	json_str("mode_source", source_key(st->mode_source), &first);
+	json_bool("exec_check_enforced", st->restrict_file, &first);
+	json_str("exec_check_enforced_source",
+		 source_key(st->restrict_file_source), &first);
+	json_bool("deny_interactive", st->deny_interactive, &first);
+	json_str("deny_interactive_source",
+		 source_key(st->deny_interactive_source), &first);
+	fputs("\n}\n", stdout);
+}
+
 static int cmd_status(int argc, char *argv[])
 {
 	struct omayexec_state st;
+	int i, json = 0;
 	char bits[128];
 
-	if (argc)
-		return bad_argument("status", argv[0]);
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--json"))
+			return bad_argument("status", argv[i]);
+		json = 1;
+	}
 	if (omayexec_get_state(&st, sizeof(st))) {
 		fprintf(stderr, PROG ": status: %s\n", strerror(errno));
 		return 2;
+	}
+	if (json) {
+		print_status_json(&st);
+		return st.kernel_support || st.exec_check ? 0 : 1;
 	}
 	printf("module: %s\n", st.module_loaded ? "loaded" : "not loaded");
 	printf("kernel: %s\n", st.kernel_support ?

@@ -19,10 +19,10 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "omayexec.h"
+#include "refusal.h"
 
 /* From ../VERSION, by the Makefile: the version is written in one place. */
 #ifndef OMAYEXEC_VERSION
@@ -30,8 +30,6 @@
 #endif
 
 #define PROG		"omayexec"
-#define PROC_MAGIC	0x9fa0
-#define SYSFS_MAGIC	0x62656572
 
 static void usage(FILE *out)
 {
@@ -423,178 +421,16 @@ static int cmd_set(const char *text)
 
 /* ---- check -------------------------------------------------------------- */
 
-/* Copy a mountinfo field, undoing its octal escapes (\040 for a space). */
-static void unescape(char *dst, size_t len, const char *src)
+/* The reasons of refusal_reasons() for @path, looked at through O_PATH. */
+static void path_reasons(const char *path, int policy, char *buf, size_t len)
 {
-	size_t n = 0;
+	int fd = open(path, O_PATH | O_CLOEXEC);
 
-	while (*src && n + 1 < len) {
-		if (src[0] == '\\' && src[1] >= '0' && src[1] <= '3' &&
-		    src[2] >= '0' && src[2] <= '7' &&
-		    src[3] >= '0' && src[3] <= '7') {
-			dst[n++] = (char)((src[1] - '0') * 64 +
-					  (src[2] - '0') * 8 + (src[3] - '0'));
-			src += 4;
-		} else {
-			dst[n++] = *src++;
-		}
-	}
-	dst[n] = '\0';
-}
-
-/*
- * The mount of @fd: its mount point in @point and whether its per-mount
- * options have noexec.  0, or -1 when it cannot be found.
- */
-static int mount_of(int fd, char *point, size_t len, int *noexec)
-{
-	char path[64], *line = NULL, *field[6], *save, *opt;
-	size_t cap = 0;
-	long mnt_id = -1;
-	int i, ret = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (getline(&line, &cap, f) > 0)
-		if (!strncmp(line, "mnt_id:", 7))
-			mnt_id = strtol(line + 7, NULL, 10);
-	fclose(f);
-	f = mnt_id < 0 ? NULL : fopen("/proc/self/mountinfo", "re");
-	while (f && ret && getline(&line, &cap, f) > 0) {
-		field[0] = strtok_r(line, " ", &save);
-		for (i = 1; i < 6 && field[i - 1]; i++)
-			field[i] = strtok_r(NULL, " ", &save);
-		if (i < 6 || !field[5] || strtol(field[0], NULL, 10) != mnt_id)
-			continue;
-		unescape(point, len, field[4]);
-		*noexec = 0;
-		for (opt = strtok_r(field[5], ",", &save); opt;
-		     opt = strtok_r(NULL, ",", &save))
-			if (!strcmp(opt, "noexec"))
-				*noexec = 1;
-		ret = 0;
-	}
-	if (f)
-		fclose(f);
-	free(line);
-	return ret;
-}
-
-static const char *type_name(mode_t mode)
-{
-	switch (mode & S_IFMT) {
-	case S_IFDIR:
-		return "directory";
-	case S_IFIFO:
-		return "FIFO";
-	case S_IFSOCK:
-		return "socket";
-	case S_IFCHR:
-		return "character device";
-	case S_IFBLK:
-		return "block device";
-	}
-	return "not a regular file";
-}
-
-/*
- * Whether the mode bits of @st let this process execute the file, as the
- * kernel's generic permission check does (owner, group or other class;
- * root needs one x bit).  Used where faccessat(2) cannot tell: it refuses
- * X_OK on every noexec mount.  ACLs and LSMs are not seen here.
- */
-static int mode_allows_exec(const struct stat *st)
-{
-	gid_t groups[256];
-	int i, n;
-
-	if (geteuid() == 0)
-		return (st->st_mode & 0111) != 0;
-	if (st->st_uid == geteuid())
-		return (st->st_mode & S_IXUSR) != 0;
-	if (st->st_gid == getegid())
-		return (st->st_mode & S_IXGRP) != 0;
-	n = getgroups(256, groups);
-	for (i = 0; i < n; i++)
-		if (groups[i] == st->st_gid)
-			return (st->st_mode & S_IXGRP) != 0;
-	return (st->st_mode & S_IXOTH) != 0;
-}
-
-static void add_reason(char *buf, size_t len, const char *reason)
-{
-	size_t n = strlen(buf);
-
-	snprintf(buf + n, len - n, "%s%s", n ? "; " : "", reason);
-}
-
-/*
- * Why the kernel refused @path with EACCES: the reasons that apply among
- * those the policy (when readable) enforces, in the module's order.
- */
-static void refusal_reasons(const char *path, int policy, char *buf, size_t len)
-{
-	char point[4096], reason[4200];
-	const char *never_exec = NULL;
-	struct statfs sfs;
-	struct stat st;
-	int fd, noexec = 0, no_x;
-
-	buf[0] = '\0';
-	fd = open(path, O_PATH | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
+	if (fd < 0) {
 		snprintf(buf, len, "%s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
 		return;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(buf, len, "not a regular file: %s",
-			 type_name(st.st_mode));
-		close(fd);
-		return;
-	}
-	if (mount_of(fd, point, sizeof(point), &noexec))
-		snprintf(point, sizeof(point), "?");
-	if (!fstatfs(fd, &sfs) && (sfs.f_type == PROC_MAGIC ||
-				   sfs.f_type == SYSFS_MAGIC))
-		never_exec = sfs.f_type == PROC_MAGIC ? "proc" : "sysfs";
-
-	if (policy < 0 || (policy & OMAYEXEC_ENFORCE_MOUNT)) {
-		if (never_exec) {
-			snprintf(reason, sizeof(reason),
-				 "never-executable file system (%s): %s",
-				 never_exec, point);
-			add_reason(buf, len, reason);
-		} else if (noexec) {
-			snprintf(reason, sizeof(reason), "noexec mount: %s",
-				 point);
-			add_reason(buf, len, reason);
-		}
-	}
-	/*
-	 * faccessat(X_OK) is the kernel's own permission check (ACLs and LSMs
-	 * included), but it fails on any noexec mount whatever the mode: there
-	 * only the mode bits can tell.
-	 */
-	if (policy < 0 || (policy & OMAYEXEC_ENFORCE_FILE)) {
-		if (noexec || never_exec)
-			no_x = !mode_allows_exec(&st);
-		else
-			no_x = faccessat(AT_FDCWD, path, X_OK, AT_EACCESS) != 0;
-		if (no_x) {
-			snprintf(reason, sizeof(reason),
-				 "no exec permission for uid %u",
-				 (unsigned int)geteuid());
-			add_reason(buf, len, reason);
-		}
-	}
-	if (!buf[0])
-		snprintf(buf, len,
-			 "refused by the kernel for a reason this tool cannot see (an LSM?)");
+	refusal_reasons(fd, policy, buf, len);
 	close(fd);
 }
 
@@ -620,12 +456,10 @@ static int exec_check(const char *path)
 /* Why the exec check failed with @err: its reasons, as for a refusal. */
 static void check_reasons(const char *path, int err, char *buf, size_t len)
 {
-	if (err == ETXTBSY)
-		snprintf(buf, len, "open for writing");
-	else if (err == EACCES)
-		refusal_reasons(path, -1, buf, len);
+	if (err == EACCES)
+		path_reasons(path, -1, buf, len);
 	else
-		snprintf(buf, len, "%s", strerror(err));
+		refusal_check_reasons(-1, err, buf, len);
 }
 
 /*
@@ -695,7 +529,7 @@ static int cmd_check(int argc, char *argv[])
 		}
 		if (err == EACCES && (!check || !st.restrict_file)) {
 			/* The O_MAYEXEC policy refused it. */
-			refusal_reasons(path, st.policy, why, sizeof(why));
+			path_reasons(path, st.policy, why, sizeof(why));
 		} else if (err == check) {
 			/* The check refused it, enforced. */
 			check_reasons(path, check, why, sizeof(why));

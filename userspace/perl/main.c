@@ -55,7 +55,8 @@ int main(int argc, char **argv, char **env)
 	int status, option;
 
 	option = take_option(&argc, argv);
-	omxpl_prompt_set_deny(option || omayexec_deny_interactive());
+	omxpl_prompt_set_deny(option || omayexec_deny_interactive(),
+			      option ? OMXPL_DENY_OPTION : NULL);
 	omxpl_prompt_save_env();
 
 	PERL_SYS_INIT3(&argc, &argv, &env);

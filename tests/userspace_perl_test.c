@@ -14,6 +14,7 @@
  *   -d:Module; each is refused (require dies with the line, eval catches
  *   it, do returns undef with it in $@; uncaught, exit 126) or runs, as
  *   the policy says; every refusal line says what decided;
+ * - a FIFO named as the script is refused at once, not waited on;
  * - -e and standard input (a file, a pipe) with and without
  *   deny-interactive (--omayexec-deny-interactive, OMAYEXEC_DENY_INTERACTIVE=1,
  *   /etc/omayexec.conf, the securebit), and the debugger: -d runs with a
@@ -309,6 +310,23 @@ TEST_F(perl, script)
 			EXPECT_FALSE(marker_written(self->marker));
 		}
 	}
+}
+
+/*
+ * A FIFO named as the script (no writer ever comes): Perl opens it itself,
+ * and the open must not wait: refused at once, as not a regular file, in
+ * every variant.  The alarm ends a run that waits.
+ */
+TEST_F(perl, fifo_answers_at_once)
+{
+	struct us_opts opts = { .stdin_fd = -1, .alarm = 30 };
+	const char *fifo = omx_ws_path(&self->ws, "exec/fifo.pl");
+	const char *argv[] = { self->pl, fifo, NULL };
+	struct us_result r;
+
+	ASSERT_EQ(0, mkfifo(fifo, 0755));
+	us_run(&r, &opts, argv);
+	EXPECT_PL_REFUSED(r, PL_REFUSED, fifo, "", "refused: not a regular file: FIFO\n");
 }
 
 /* Perl's own names are the file's: $0, __FILE__, caller, %INC, warnings. */

@@ -14,6 +14,7 @@
  *               debugger's prompt
  *   refuse.c    the one line that says why, through the refusal layer
  *               the interpreters share (../refusal.c)
+ *   script.c    the main script's open, which never waits
  */
 #ifndef OMXPL_H
 #define OMXPL_H
@@ -53,5 +54,11 @@ void omxpl_refusal(char *buf, size_t len, const char *what, int err, int fd);
 int omxpl_in_perl_library(const char *path);
 /* refuse.c: print @line and a newline on Perl's STDERR, exit 126. */
 void omxpl_refuse_exit(pTHX_ const char *line) __attribute__((noreturn));
+
+/*
+ * script.c: from before perl_parse() until xs_init, while Perl opens the
+ * main script: an open never waits, and a FIFO is refused at once.
+ */
+void omxpl_script_open_guard(int on);
 
 #endif /* OMXPL_H */

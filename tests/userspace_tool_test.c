@@ -171,7 +171,7 @@ TEST_F(tool, help_and_version)
 		EXPECT_EQ(0, r.status) TH_LOG("%s", helps[i]);
 		EXPECT_STREQ("", r.err) TH_LOG("%s", helps[i]);
 		EXPECT_HAS(r.out, "usage: omayexec status [--json]\n");
-		EXPECT_HAS(r.out, "omayexec check [--] PATH...\n");
+		EXPECT_HAS(r.out, "omayexec check [--restrict-file] [--] PATH...\n");
 		EXPECT_HAS(r.out, "See omayexec(1).\n");
 	}
 
@@ -677,6 +677,55 @@ TEST_F(tool, check_under_each_policy)
 
 		us_run(&r, NULL, only_x);
 		EXPECT_EQ(0, r.status);
+	}
+}
+
+/*
+ * check --restrict-file answers as an interpreter under
+ * SECBIT_EXEC_RESTRICT_FILE would, from a shell without the bit: a
+ * failed exec check refuses, with its reasons; what the policy refuses
+ * keeps the policy's reasons.  Without the check (exec_check=0), the
+ * option changes nothing.
+ */
+TEST_F(tool, check_restrict_file)
+{
+	const struct tool_files *f = &self->f;
+	const char *argv[] = { self->omayexec, "check", "--restrict-file",
+			       f->x, f->nx, f->noexec_x, f->fifo, NULL };
+	char want[8 * PATH_MAX], mount[PATH_MAX + 32], line[PATH_MAX + 64];
+	const char *file = "no exec permission for uid 0";
+	bool check = omx_exec_check_enabled();
+	struct us_result r;
+	int p;
+
+	snprintf(mount, sizeof(mount), "noexec mount: %s", f->noexec_mount);
+	for (p = 0; p <= 3; p++) {
+		ASSERT_EQ(0, omx_policy_set(p));
+		want[0] = '\0';
+		add_line(want, sizeof(want), f->x, NULL, NULL);
+		if (p & 2 || !check)
+			add_line(want, sizeof(want), f->nx, p & 2 ? file : NULL, file);
+		else
+			snprintf(want + strlen(want), sizeof(want) - strlen(want),
+				 "refused  %s  (%s; under SECBIT_EXEC_RESTRICT_FILE)\n",
+				 f->nx, file);
+		if (p & 1 || !check)
+			add_line(want, sizeof(want), f->noexec_x, p & 1 ? mount : NULL, mount);
+		else
+			snprintf(want + strlen(want), sizeof(want) - strlen(want),
+				 "refused  %s  (%s; under SECBIT_EXEC_RESTRICT_FILE)\n",
+				 f->noexec_x, mount);
+		snprintf(line, sizeof(line), "not a regular file: FIFO%s",
+			 p ? "" : "; under SECBIT_EXEC_RESTRICT_FILE");
+		if (p || check)
+			snprintf(want + strlen(want), sizeof(want) - strlen(want),
+				 "refused  %s  (%s)\n", f->fifo, line);
+		else
+			add_line(want, sizeof(want), f->fifo, NULL, NULL);
+		us_run(&r, NULL, argv);
+		EXPECT_EQ(p || check ? 1 : 0, r.status) TH_LOG("policy %d", p);
+		EXPECT_STREQ(want, r.out) TH_LOG("policy %d", p);
+		EXPECT_STREQ("", r.err);
 	}
 }
 

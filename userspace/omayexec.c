@@ -4,7 +4,7 @@
  *
  *   omayexec status [--json]
  *   omayexec set POLICY
- *   omayexec check [--] PATH...
+ *   omayexec check [--restrict-file] [--] PATH...
  *   omayexec run [--restrict-file] [--deny-interactive] [--lock] -- COMMAND [ARG]...
  *   omayexec help | --help | -h | --version
  *
@@ -36,7 +36,9 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: " PROG " status [--json]\n"
 		"       " PROG " set POLICY     (0-3, off, mount, file, mount,file)\n"
-		"       " PROG " check [--] PATH...\n"
+		"       " PROG " check [--restrict-file] [--] PATH...\n"
+		"                       (--restrict-file: answer as an interpreter under\n"
+		"                       SECBIT_EXEC_RESTRICT_FILE would)\n"
 		"       " PROG " run [--restrict-file] [--deny-interactive] [--lock] -- COMMAND [ARG]...\n"
 		"       " PROG " help | --version\n"
 		"Exit status: 0 success; 1 refused (check: some PATH refused, the\n"
@@ -467,15 +469,23 @@ static void check_reasons(const char *path, int err, char *buf, size_t len)
  * refused and the others allowed, 2 when some could not be checked (an
  * "error" line): then the answer is not known for all of them, and a
  * script must not take that for a refusal it could fix with chmod.
+ * --restrict-file: a failed exec check refuses, as it does for an
+ * interpreter under SECBIT_EXEC_RESTRICT_FILE (omayexec run
+ * --restrict-file), whatever this process's own bits: the answer the user
+ * gets from a shell without the bit is the one the refused program got.
  */
 static int cmd_check(int argc, char *argv[])
 {
 	struct omayexec_state st;
 	char why[8192];
-	int i, fd, err, check, status = 0;
+	int i, fd, err, check, status = 0, as_restricted = 0;
 
-	/* No option yet: "--" lets a PATH begin with '-' all the same. */
+	/* "--" lets a PATH begin with '-'. */
 	for (i = 0; i < argc && is_option(argv[i]); i++) {
+		if (!strcmp(argv[i], "--restrict-file")) {
+			as_restricted = 1;
+			continue;
+		}
 		if (strcmp(argv[i], "--"))
 			return usage_error("check", "unknown option '%s'", argv[i]);
 		i++;
@@ -498,7 +508,14 @@ static int cmd_check(int argc, char *argv[])
 				   O_RDONLY | O_NONBLOCK | O_NOCTTY);
 		if (fd >= 0) {
 			close(fd);
-			if (check) {
+			if (check && as_restricted) {
+				/* Not refused here, but under the bit it is. */
+				check_reasons(path, check, why, sizeof(why));
+				printf("refused  %s  (%s; under SECBIT_EXEC_RESTRICT_FILE)\n",
+				       path, why);
+				if (!status)
+					status = 1;
+			} else if (check) {
 				check_reasons(path, check, why, sizeof(why));
 				printf("allowed  %s  (the exec check fails: %s; not enforced without SECBIT_EXEC_RESTRICT_FILE or strict mode)\n",
 				       path, why);

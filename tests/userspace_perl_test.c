@@ -313,20 +313,36 @@ TEST_F(perl, script)
 }
 
 /*
- * A FIFO named as the script (no writer ever comes): Perl opens it itself,
- * and the open must not wait: refused at once, as not a regular file, in
- * every variant.  The alarm ends a run that waits.
+ * A FIFO (no writer ever comes) named as the script, or found by require:
+ * Perl opens it itself, and the open must not wait: refused at once, as
+ * not a regular file, in every variant; require dies of it (eval catches
+ * it; uncaught, exit 126).  The alarm ends a run that waits.
  */
 TEST_F(perl, fifo_answers_at_once)
 {
-	struct us_opts opts = { .stdin_fd = -1, .alarm = 30 };
+	struct us_opts opts = { .stdin_fd = -1, .alarm = 10 };
 	const char *fifo = omx_ws_path(&self->ws, "exec/fifo.pl");
+	const char *script = omx_ws_path(&self->ws, "exec/require-fifo.pl");
 	const char *argv[] = { self->pl, fifo, NULL };
+	const char *req[] = { self->pl, script, NULL };
+	char text[PATH_MAX * 3], line[US_OUT_MAX];
 	struct us_result r;
 
 	ASSERT_EQ(0, mkfifo(fifo, 0755));
 	us_run(&r, &opts, argv);
 	EXPECT_PL_REFUSED(r, PL_REFUSED, fifo, "", "refused: not a regular file: FIFO\n");
+
+	snprintf(text, sizeof(text),
+		 "$| = 1;\neval { require '%s' };\nprint \"caught: $@\";\n"
+		 "require '%s';\nprint \"after\\n\";\n", fifo, fifo);
+	ASSERT_EQ(0, us_write_file(script, text, 0755));
+	us_run(&r, &opts, req);
+	snprintf(line, sizeof(line),
+		 "omayexec-perl: %s: refused: not a regular file: FIFO\n", fifo);
+	EXPECT_EQ(PL_REFUSED, r.status) TH_LOG("stderr: %s", r.err);
+	snprintf(text, sizeof(text), "caught: %s", line);
+	EXPECT_STREQ(text, r.out);
+	EXPECT_STREQ(line, r.err);
 }
 
 /* Perl's own names are the file's: $0, __FILE__, caller, %INC, warnings. */

@@ -78,6 +78,7 @@ int main(int argc, char **argv, char **env)
 	PL_exit_flags |= PERL_EXIT_DESTRUCT_END;
 
 	omxpl_units_install(aTHX);
+	omxpl_nowait_install();
 	omxpl_script_open_guard(1);
 	if (!perl_parse(my_perl, xs_init, argc, argv, NULL))
 		perl_run(my_perl);

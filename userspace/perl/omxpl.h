@@ -14,7 +14,8 @@
  *               debugger's prompt
  *   refuse.c    the one line that says why, through the refusal layer
  *               the interpreters share (../refusal.c)
- *   script.c    the main script's open, which never waits
+ *   nowait.c    the opens of code (the main script, require, use, do
+ *               FILE), which never wait
  */
 #ifndef OMXPL_H
 #define OMXPL_H
@@ -52,13 +53,21 @@ int omxpl_judge_fd(int fd);
 void omxpl_refusal(char *buf, size_t len, const char *what, int err, int fd);
 /* refuse.c: whether @path is in Perl's own library directories. */
 int omxpl_in_perl_library(const char *path);
+/*
+ * refuse.c: die with @line and a newline (eval catches it; uncaught, the
+ * program exits 126).
+ */
+void omxpl_refuse_die(pTHX_ const char *line) __attribute__((noreturn));
 /* refuse.c: print @line and a newline on Perl's STDERR, exit 126. */
 void omxpl_refuse_exit(pTHX_ const char *line) __attribute__((noreturn));
 
 /*
- * script.c: from before perl_parse() until xs_init, while Perl opens the
+ * nowait.c: from before perl_parse() until xs_init, while Perl opens the
  * main script: an open never waits, and a FIFO is refused at once.
  */
 void omxpl_script_open_guard(int on);
+/* nowait.c: the same for require, use and do FILE; once, before
+ * perl_parse(). */
+void omxpl_nowait_install(void);
 
 #endif /* OMXPL_H */

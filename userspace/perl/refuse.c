@@ -98,6 +98,17 @@ void omxpl_refusal(char *buf, size_t len, const char *what, int err, int fd)
 		 "; Perl's own modules need the x bit: run omayexec-perl-allow-stdlib (see omayexec-perl(1))" : "");
 }
 
+void omxpl_refuse_die(pTHX_ const char *line)
+{
+	/*
+	 * Uncaught, die exits with $! when it is set, else with $? >> 8:
+	 * $! cleared and $? >> 8 at 126, the status of every refusal.
+	 */
+	errno = 0;
+	STATUS_UNIX_SET(REFUSAL_STATUS << 8);
+	Perl_croak(aTHX_ "%s\n", line);
+}
+
 void omxpl_refuse_exit(pTHX_ const char *line)
 {
 	PerlIO_flush(PerlIO_stdout());

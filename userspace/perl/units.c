@@ -117,13 +117,7 @@ static void judge_unit(pTHX)
 	 */
 	if (main_unit || omxpl_in_perl_library(name))
 		omxpl_refuse_exit(aTHX_ line);
-	/*
-	 * Uncaught, die exits with $! when it is set, else with $? >> 8:
-	 * $! cleared and $? >> 8 at 126, the status of every refusal.
-	 */
-	errno = 0;
-	STATUS_UNIX_SET(REFUSAL_STATUS << 8);
-	Perl_croak(aTHX_ "%s\n", line);
+	omxpl_refuse_die(aTHX_ line);
 }
 
 /*

@@ -376,7 +376,7 @@ TEST_F(decision, python)
  */
 TEST_F(decision, fifo_answers_at_once)
 {
-	struct us_opts opts = { .stdin_fd = -1, .alarm = 20 };
+	struct us_opts opts = { .stdin_fd = -1, .alarm = 10 };
 	const char *fifo = omx_ws_path(&self->ws, "exec/fifo.omx");
 	const char *omxsh[] = { self->omxsh, fifo, NULL };
 	const char *python[] = { self->python, fifo, NULL };

@@ -333,7 +333,7 @@ TEST_F(interp, exec_permission_is_the_users)
 TEST_F(interp, non_regular_files_answer_at_once)
 {
 	static const char *const modes[] = { NULL, "-S", "-D" };
-	struct us_opts opts = { .stdin_fd = -1, .alarm = 20 };
+	struct us_opts opts = { .stdin_fd = -1, .alarm = 10 };
 	const char *fifo = omx_ws_path(&self->ws, "exec/fifo.omx");
 	const char *dir = omx_ws_path(&self->ws, "exec/dir.omx");
 	const char *inc = omx_ws_path(&self->ws, "inc-fifo.omx");

@@ -265,7 +265,7 @@ TEST_F(python, script)
 TEST_F(python, fifo_answers_at_once)
 {
 	const char *env[] = { NO_PYC, NULL };
-	struct us_opts opts = { .stdin_fd = -1, .env = env, .alarm = 30 };
+	struct us_opts opts = { .stdin_fd = -1, .env = env, .alarm = 10 };
 	const char *fifo = omx_ws_path(&self->ws, "exec/fifo.py");
 	const char *plain[] = { self->py, fifo, NULL };
 	struct us_result r;

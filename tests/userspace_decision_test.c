@@ -21,11 +21,16 @@
  *   omayexec_deny_interactive(): the configuration or
  *     SECBIT_EXEC_DENY_INTERACTIVE.
  *   omxsh, end to end: a script runs or is refused (exit 126) as
- *     omayexec_open() decides; -c is refused under deny-interactive.
+ *     omayexec_open() decides, in one line that gives what the kernel saw
+ *     and what decided (the exec securebit, the strict mode of the
+ *     configuration file); -c is refused under deny-interactive.
  *   omayexec-python3, end to end: Debian's standard library is mode 0644,
  *     so wherever a failed check is enforced (or strict mode meets a
  *     kernel that cannot check) the interpreter cannot start, and says
- *     what to do; elsewhere every script runs, and -c as omxsh's.
+ *     so in one line that names the remedy and what decided, exit 126;
+ *     elsewhere every script runs, and -c as omxsh's.
+ *   A FIFO named as the script: both answer at once (no writer ever
+ *     comes), refused as not a regular file, in every variant.
  *
  * Setting a bit pins the module until reboot (securebits_test): run this
  * suite where that does not matter.  On a kernel without the bits those
@@ -246,6 +251,31 @@ TEST_F(decision, deny_interactive)
 	EXPECT_EQ(variant->bits, (unsigned int)st.securebits & (BOTH_BITS | BOTH_LOCKS));
 }
 
+/*
+ * The refusal's reason for file @f, refused with @err in variant @v: what
+ * the kernel saw, and what decided (the end of omxsh's line; Python's
+ * goes on with the remedy).  A static buffer.
+ */
+static const char *why_expected(const FIXTURE_DATA(decision) *self,
+				const FIXTURE_VARIANT(decision) *v, enum file f,
+				int err)
+{
+	static char buf[PATH_MAX + 256];
+	const char *who = v->bits & SECBIT_EXEC_RESTRICT_FILE ?
+		"the exec securebit SECBIT_EXEC_RESTRICT_FILE" :
+		"the strict mode of " US_CONF;
+
+	if (err == EOPNOTSUPP)
+		snprintf(buf, sizeof(buf), "refused: this kernel can check no file, neither with O_MAYEXEC nor with AT_EXECVE_CHECK (decided by the strict mode of " US_CONF ")");
+	else if (f == NOEXEC_X)
+		snprintf(buf, sizeof(buf), "refused: noexec mount: %s (decided by %s)",
+			 omx_ws_path(&self->ws, "noexec"), who);
+	else
+		snprintf(buf, sizeof(buf), "refused: no exec permission for uid 0 (decided by %s)",
+			 who);
+	return buf;
+}
+
 /* omxsh decides as the library does, and refuses in one line. */
 TEST_F(decision, omxsh)
 {
@@ -269,6 +299,8 @@ TEST_F(decision, omxsh)
 			EXPECT_EQ(126, r.status) TH_LOG("%s", files[f].rel);
 			EXPECT_STREQ("", r.out);
 			EXPECT_EQ(1, us_lines(r.err)) TH_LOG("%s", r.err);
+			EXPECT_NE(NULL, strstr(r.err, why_expected(self, variant, f, want)))
+				TH_LOG("%s", r.err);
 		}
 	}
 	us_run(&r, NULL, dash_c);
@@ -305,11 +337,23 @@ TEST_F(decision, python)
 			EXPECT_EQ(0, r.status) TH_LOG("%s: %s", py, r.err);
 			EXPECT_STREQ(out, r.out);
 		} else {
-			EXPECT_NE(0, r.status);
+			/* One line, not CPython's dump: the remedy, what decided. */
+			EXPECT_EQ(126, r.status);
 			EXPECT_STREQ("", r.out);
+			EXPECT_EQ(1, us_lines(r.err)) TH_LOG("%s", r.err);
 			EXPECT_NE(NULL, strstr(r.err, "omayexec-python3: cannot start: /usr/lib/python3.11/"))
 				TH_LOG("%s", r.err);
-			EXPECT_NE(NULL, strstr(r.err, "omayexec-python3-allow-stdlib"));
+			EXPECT_NE(NULL, strstr(r.err, strchr(why_expected(self, variant, EXEC_NX,
+				open_expected(self, variant, EXEC_NX)), '(')))
+				TH_LOG("%s", r.err);
+			/* The x bit is no remedy where nothing can check. */
+			if (open_expected(self, variant, EXEC_NX) == EACCES) {
+				EXPECT_NE(NULL, strstr(r.err, "; the standard library needs the x bit: run omayexec-python3-allow-stdlib (see omayexec-python3(1))\n"))
+					TH_LOG("%s", r.err);
+			} else {
+				EXPECT_EQ(NULL, strstr(r.err, "allow-stdlib"))
+					TH_LOG("%s", r.err);
+			}
 		}
 	}
 	if (!starts)
@@ -322,6 +366,41 @@ TEST_F(decision, python)
 		EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
 		EXPECT_STREQ("c\n", r.out);
 	}
+}
+
+/*
+ * A FIFO named as the script: no writer ever comes, and the interpreters
+ * answer at once, whatever the variant: no kernel check lets anything
+ * but a regular file run.  Standard input (a pipe) is another matter:
+ * deny-interactive's.
+ */
+TEST_F(decision, fifo_answers_at_once)
+{
+	struct us_opts opts = { .stdin_fd = -1, .alarm = 10 };
+	const char *fifo = omx_ws_path(&self->ws, "exec/fifo.omx");
+	const char *omxsh[] = { self->omxsh, fifo, NULL };
+	const char *python[] = { self->python, fifo, NULL };
+	struct us_result r;
+
+	if (!self->bits_set)
+		return;
+	ASSERT_EQ(0, mkfifo(fifo, 0755));
+
+	us_run(&r, &opts, omxsh);
+	EXPECT_EQ(126, r.status) TH_LOG("%s", r.err);
+	EXPECT_STREQ("", r.out);
+	EXPECT_EQ(1, us_lines(r.err)) TH_LOG("%s", r.err);
+	EXPECT_NE(NULL, strstr(r.err, ": refused: not a regular file: FIFO\n"))
+		TH_LOG("%s", r.err);
+
+	us_run(&r, &opts, python);
+	EXPECT_EQ(126, r.status) TH_LOG("%s", r.err);
+	EXPECT_STREQ("", r.out);
+	EXPECT_EQ(1, us_lines(r.err)) TH_LOG("%s", r.err);
+	/* Where the standard library is refused, the start already fails. */
+	if (open_expected(self, variant, EXEC_NX) == 0)
+		EXPECT_NE(NULL, strstr(r.err, ": refused: not a regular file: FIFO\n"))
+			TH_LOG("%s", r.err);
 }
 
 TEST_HARNESS_MAIN

@@ -28,7 +28,7 @@
 #include "omx_test.h"
 #include "userspace/run.h"
 
-#define DENIED_WHY	"refused: denied by an exec-permission listener"
+#define DENIED_WHY	"refused: denied by a fanotify listener (fapolicyd) or an LSM: EPERM\n"
 
 /*
  * The listener, in a child process: FAN_DENY to every FAN_OPEN_EXEC_PERM

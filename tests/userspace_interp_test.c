@@ -15,7 +15,13 @@
  *   exec_check, its default), execveat(AT_EXECVE_CHECK), whatever the mode;
  * - -S (strict) enforces a failed AT_EXECVE_CHECK too: a script runs only
  *   where execve() would run it (x bit, exec mount) and the policy allows;
- * - the x bit is judged for the user who runs the interpreter.
+ * - the x bit is judged for the user who runs the interpreter;
+ * - every refusal line gives what the kernel saw and what decided (the
+ *   module's policy, the strict mode; the exec securebit, which pins the
+ *   module, in userspace_decision_test);
+ * - a FIFO or a directory named as a script (or included) is refused at
+ *   once, in every mode, the FIFO without waiting for a writer;
+ * - a file the user cannot read is not a refusal: "cannot read".
  * The library's fallbacks without the module are in userspace_lib_test.
  */
 #define _GNU_SOURCE
@@ -131,7 +137,6 @@ static const char *ran(enum script s)
  * The refusal: exit 126, nothing on stdout (beyond @out_before), one
  * line on stderr that names @path, says "refused" and gives reason @why.
  */
-#define POLICY_REFUSAL	"refused: the system's exec policy does not allow"
 #define EXPECT_REFUSED_WHY(r, path, out_before, why) do {		\
 	EXPECT_EQ(126, (r).status);					\
 	EXPECT_STREQ(out_before, (r).out);				\
@@ -139,8 +144,35 @@ static const char *ran(enum script s)
 	EXPECT_NE(NULL, strstr((r).err, path)) TH_LOG("stderr: %s", (r).err); \
 	EXPECT_NE(NULL, strstr((r).err, why)) TH_LOG("stderr: %s", (r).err); \
 } while (0)
-#define EXPECT_REFUSED(r, path, out_before) \
-	EXPECT_REFUSED_WHY(r, path, out_before, POLICY_REFUSAL)
+
+/*
+ * The reason of the refusal of script @s by the module's policy (@strict
+ * false) or by the exec check under -S: what the kernel saw, and what
+ * decided.  The one reason of each script is both the policy's and the
+ * check's.  A static buffer.
+ */
+static const char *why(const struct omx_ws *ws, int policy, enum script s,
+		       bool strict)
+{
+	static const char *const names[] = { "off", "mount", "file", "mount,file" };
+	static char buf[PATH_MAX + 256];
+	char reason[PATH_MAX + 64];
+
+	if (scripts[s].noexec_mount)
+		snprintf(reason, sizeof(reason), "noexec mount: %s",
+			 omx_ws_path(ws, "noexec"));
+	else
+		snprintf(reason, sizeof(reason), "no exec permission for uid 0");
+	if (strict)
+		snprintf(buf, sizeof(buf),
+			 "refused: %s (decided by the strict mode the interpreter was started in)\n",
+			 reason);
+	else
+		snprintf(buf, sizeof(buf),
+			 "refused: %s (decided by the module's policy, fs.open_mayexec_enforce = %s)\n",
+			 reason, names[policy]);
+	return buf;
+}
 
 TEST_F(interp, script_file)
 {
@@ -163,7 +195,9 @@ TEST_F(interp, script_file)
 				EXPECT_STREQ(ran(s), r.out);
 				EXPECT_STREQ("", r.err);
 			} else {
-				EXPECT_REFUSED(r, path, "");
+				EXPECT_REFUSED_WHY(r, path, "",
+					why(&self->ws, variant->policy, s,
+					    allowed(variant->policy, s)));
 			}
 		}
 	}
@@ -187,7 +221,8 @@ TEST_F(interp, included_from_an_allowed_script)
 			EXPECT_STREQ("", r.err);
 		} else {
 			/* The includer stops at the include; the file runs not at all. */
-			EXPECT_REFUSED(r, scripts[s].rel, "before\n");
+			EXPECT_REFUSED_WHY(r, scripts[s].rel, "before\n",
+					   why(&self->ws, variant->policy, s, false));
 		}
 	}
 }
@@ -206,7 +241,7 @@ TEST_F(interp, dash_c)
 	EXPECT_STREQ("", r.err);
 
 	us_run(&r, NULL, denied);
-	EXPECT_REFUSED_WHY(r, "-c", "", "refused: code given on the command line");
+	EXPECT_REFUSED_WHY(r, "-c", "", "refused: code given on the command line cannot be checked (deny-interactive, asked for by -D)\n");
 }
 
 TEST_F(interp, stdin)
@@ -237,7 +272,10 @@ TEST_F(interp, stdin)
 			EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
 			EXPECT_STREQ(ran(s), r.out);
 		} else {
-			EXPECT_REFUSED(r, "standard input", "");
+			/* Every check is asked: every reason is given. */
+			EXPECT_REFUSED_WHY(r, "standard input", "",
+					   s == EXEC_NX ? "refused: no exec permission for uid 0 (deny-interactive, asked for by -D)\n" :
+					   "refused: noexec mount: ");
 		}
 		close(opts.stdin_fd);
 	}
@@ -248,7 +286,7 @@ TEST_F(interp, stdin)
 	close(pipefd[1]);
 	opts.stdin_fd = pipefd[0];
 	us_run(&r, &opts, denied);
-	EXPECT_REFUSED_WHY(r, "standard input", "", "refused: it is not a regular file");
+	EXPECT_REFUSED_WHY(r, "standard input", "", "refused: not a regular file: FIFO (deny-interactive, asked for by -D)\n");
 	close(pipefd[0]);
 
 	ASSERT_EQ(0, pipe2(pipefd, O_CLOEXEC));
@@ -277,11 +315,76 @@ TEST_F(interp, exec_permission_is_the_users)
 
 	us_run(&r, &user, argv);
 	if (variant->policy & OMAYEXEC_ENFORCE_FILE) {
-		EXPECT_REFUSED(r, path, "");
+		EXPECT_REFUSED_WHY(r, path, "",
+				   "refused: no exec permission for uid 1000 (decided by the module's policy");
 	} else {
 		EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
 		EXPECT_STREQ("owner\n", r.out);
 	}
+}
+
+/*
+ * A FIFO (no writer ever comes) or a directory named as code: refused at
+ * once, in one line, whatever the policy and the mode, as a script and
+ * as an include.  The alarm ends a run that waits.  (Under the exec
+ * securebits, which pin the module until reboot, in
+ * userspace_decision_test.)
+ */
+TEST_F(interp, non_regular_files_answer_at_once)
+{
+	static const char *const modes[] = { NULL, "-S", "-D" };
+	struct us_opts opts = { .stdin_fd = -1, .alarm = 10 };
+	const char *fifo = omx_ws_path(&self->ws, "exec/fifo.omx");
+	const char *dir = omx_ws_path(&self->ws, "exec/dir.omx");
+	const char *inc = omx_ws_path(&self->ws, "inc-fifo.omx");
+	const char *const files[][2] = {
+		{ fifo, "refused: not a regular file: FIFO\n" },
+		{ dir, "refused: not a regular file: directory\n" },
+		{ inc, "refused: not a regular file: FIFO\n" },
+	};
+	struct us_result r;
+	size_t m, f;
+
+	ASSERT_EQ(0, mkfifo(fifo, 0755));
+	ASSERT_EQ(0, mkdir(dir, 0755));
+	ASSERT_EQ(0, us_write_file(inc, "echo before\ninclude exec/fifo.omx\necho after\n",
+				   0755));
+	for (m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		for (f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+			const char *argv[4] = { self->omxsh };
+			int n = 1;
+
+			if (modes[m])
+				argv[n++] = modes[m];
+			argv[n++] = files[f][0];
+			argv[n] = NULL;
+			us_run(&r, &opts, argv);
+			TH_LOG("policy %d, %s %s: exit %d", variant->policy,
+			       modes[m] ? modes[m] : "", files[f][0], r.status);
+			EXPECT_REFUSED_WHY(r, f == 2 ? "exec/fifo.omx" : files[f][0],
+					   f == 2 ? "before\n" : "", files[f][1]);
+		}
+	}
+}
+
+/*
+ * A file this user may not read is not refused by any exec policy: it
+ * cannot be read, and the line says so (exit 126, as shells).
+ */
+TEST_F(interp, cannot_read_is_no_refusal)
+{
+	struct us_opts user = { .stdin_fd = -1, .as_user = true };
+	const char *path = omx_ws_path(&self->ws, "exec/private.omx");
+	const char *argv[] = { self->omxsh, path, NULL };
+	struct us_result r;
+	char want[PATH_MAX + 64];
+
+	ASSERT_EQ(0, us_write_file(path, "echo private\n", 0700));
+	us_run(&r, &user, argv);
+	snprintf(want, sizeof(want), "omxsh: %s: cannot read: Permission denied\n", path);
+	EXPECT_EQ(126, r.status);
+	EXPECT_STREQ("", r.out);
+	EXPECT_STREQ(want, r.err);
 }
 
 /* Errors that are not the policy's keep their own message and status. */

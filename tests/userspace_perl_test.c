@@ -12,15 +12,17 @@
  *   module name, of an absolute and of a relative path, do FILE, require
  *   in eval, a file whose handle an @INC hook returns, -M, PERL5OPT and
  *   -d:Module; each is refused (require dies with the line, eval catches
- *   it, do returns undef with it in $@) or runs, as the policy says;
+ *   it, do returns undef with it in $@; uncaught, exit 126) or runs, as
+ *   the policy says; every refusal line says what decided;
+ * - a FIFO named as the script is refused at once, not waited on;
  * - -e and standard input (a file, a pipe) with and without
  *   deny-interactive (--omayexec-deny-interactive, OMAYEXEC_DENY_INTERACTIVE=1,
  *   /etc/omayexec.conf, the securebit), and the debugger: -d runs with a
  *   judged perl5db.pl, and is refused with deny-interactive.
  * Under the file policy and SECBIT_EXEC_RESTRICT_FILE the fixture first
  * applies the documented remedy (omayexec-perl-allow-stdlib) and undoes
- * it afterwards; perl_stdlib shows use strict refused without it, with
- * the hint, and the remedy working.
+ * it afterwards; perl_stdlib shows use strict refused without it, in one
+ * line with the remedy, exit 126, and the remedy working.
  *
  * Setting a securebit pins the module until reboot (securebits_test): run
  * this suite where that does not matter.
@@ -42,8 +44,16 @@
 #include "userspace/code_modes.h"
 
 #define PL_REFUSED	126
-#define POLICY_WHY	"refused: the system's exec policy does not allow"
+/*
+ * What decided a refusal of a file, in the variant @variant of the test
+ * that uses it: the module's policy, or (policy 0) the exec securebit.
+ */
+#define POLICY_WHY	(variant->bits & SECBIT_EXEC_RESTRICT_FILE ?	\
+	"(decided by the exec securebit SECBIT_EXEC_RESTRICT_FILE)" :	\
+	"(decided by the module's policy, fs.open_mayexec_enforce = ")
 #define DENY_OPTION	"--omayexec-deny-interactive"
+#define OPTION_TAG	"(deny-interactive, asked for by " DENY_OPTION ")\n"
+#define BIT_TAG		"(deny-interactive, asked for by the exec securebit SECBIT_EXEC_DENY_INTERACTIVE)\n"
 #define REAL_PERL	"/usr/bin/perl"
 
 /* ---- Perl's modules' modes, changed by the remedy and restored -------- */
@@ -108,19 +118,22 @@ static const char *first_line(const char *s, char *buf, size_t len)
 	US_EXPECT_REFUSED(r, status_, "omayexec-perl", what, out_before, why)
 
 /*
- * A require or use that died of the refusal: a failure status, what ran
- * before on stdout, and the launcher's line first on stderr (Perl's own
- * "Compilation failed in require" lines follow it).
+ * A require or use that died of the refusal: the status of a refusal,
+ * what ran before on stdout, and the launcher's line first on stderr
+ * (Perl's own "Compilation failed in require" lines follow it).
  */
-#define EXPECT_PL_DIED(r, what, out_before) do {			\
+#define EXPECT_PL_DIED(r, what, out_before) \
+	EXPECT_PL_DIED_WHY(r, what, out_before, POLICY_WHY)
+#define EXPECT_PL_DIED_WHY(r, what, out_before, why) do {		\
 	char line_[US_OUT_MAX];						\
+	const char *why_ = (why);					\
 									\
 	first_line((r).err, line_, sizeof(line_));			\
-	EXPECT_NE(0, (r).status) TH_LOG("stderr: %s", (r).err);		\
+	EXPECT_EQ(PL_REFUSED, (r).status) TH_LOG("stderr: %s", (r).err); \
 	EXPECT_STREQ(out_before, (r).out);				\
 	EXPECT_EQ(0, strncmp(line_, "omayexec-perl: ", 15)) TH_LOG("stderr: %s", (r).err); \
 	EXPECT_NE(NULL, strstr(line_, what)) TH_LOG("stderr: %s", (r).err); \
-	EXPECT_NE(NULL, strstr(line_, POLICY_WHY)) TH_LOG("stderr: %s", (r).err); \
+	EXPECT_NE(NULL, strstr(line_, why_)) TH_LOG("stderr: %s", (r).err); \
 } while (0)
 
 #define EXPECT_PL_RAN(r, out_want)	US_EXPECT_RAN(r, out_want)
@@ -297,6 +310,39 @@ TEST_F(perl, script)
 			EXPECT_FALSE(marker_written(self->marker));
 		}
 	}
+}
+
+/*
+ * A FIFO (no writer ever comes) named as the script, or found by require:
+ * Perl opens it itself, and the open must not wait: refused at once, as
+ * not a regular file, in every variant; require dies of it (eval catches
+ * it; uncaught, exit 126).  The alarm ends a run that waits.
+ */
+TEST_F(perl, fifo_answers_at_once)
+{
+	struct us_opts opts = { .stdin_fd = -1, .alarm = 10 };
+	const char *fifo = omx_ws_path(&self->ws, "exec/fifo.pl");
+	const char *script = omx_ws_path(&self->ws, "exec/require-fifo.pl");
+	const char *argv[] = { self->pl, fifo, NULL };
+	const char *req[] = { self->pl, script, NULL };
+	char text[PATH_MAX * 3], line[US_OUT_MAX];
+	struct us_result r;
+
+	ASSERT_EQ(0, mkfifo(fifo, 0755));
+	us_run(&r, &opts, argv);
+	EXPECT_PL_REFUSED(r, PL_REFUSED, fifo, "", "refused: not a regular file: FIFO\n");
+
+	snprintf(text, sizeof(text),
+		 "$| = 1;\neval { require '%s' };\nprint \"caught: $@\";\n"
+		 "require '%s';\nprint \"after\\n\";\n", fifo, fifo);
+	ASSERT_EQ(0, us_write_file(script, text, 0755));
+	us_run(&r, &opts, req);
+	snprintf(line, sizeof(line),
+		 "omayexec-perl: %s: refused: not a regular file: FIFO\n", fifo);
+	EXPECT_EQ(PL_REFUSED, r.status) TH_LOG("stderr: %s", r.err);
+	snprintf(text, sizeof(text), "caught: %s", line);
+	EXPECT_STREQ(text, r.out);
+	EXPECT_STREQ(line, r.err);
 }
 
 /* Perl's own names are the file's: $0, __FILE__, caller, %INC, warnings. */
@@ -496,25 +542,28 @@ TEST_F(perl, dash_e)
 	/* Without deny-interactive, -e runs whatever the policy. */
 	us_run(&r, NULL, plain);
 	if (deny_bit(variant))
-		EXPECT_PL_REFUSED(r, PL_REFUSED, "-e", "", "(deny-interactive)");
+		EXPECT_PL_REFUSED(r, PL_REFUSED, "-e", "", BIT_TAG);
 	else
 		EXPECT_PL_RAN(r, "1\n");
 	us_run(&r, NULL, big_e);
 	if (deny_bit(variant))
-		EXPECT_PL_REFUSED(r, PL_REFUSED, "-e", "", "(deny-interactive)");
+		EXPECT_PL_REFUSED(r, PL_REFUSED, "-e", "", BIT_TAG);
 	else
 		EXPECT_PL_RAN(r, "E\n");
 
 	us_run(&r, NULL, option);
-	EXPECT_PL_REFUSED(r, PL_REFUSED, "-e", "", "code given on the command line");
+	EXPECT_PL_REFUSED(r, PL_REFUSED, "-e", "",
+			  "code given on the command line cannot be checked " OPTION_TAG);
 
 	us_run(&r, &by_env, plain);
-	EXPECT_PL_REFUSED(r, PL_REFUSED, "-e", "", "(deny-interactive)");
+	EXPECT_PL_REFUSED(r, PL_REFUSED, "-e", "", deny_bit(variant) ? BIT_TAG :
+			  "(deny-interactive, asked for by OMAYEXEC_DENY_INTERACTIVE)\n");
 
 	/* The administrator's file: the environment cannot turn it off. */
 	ASSERT_EQ(0, us_conf_write("deny_interactive = yes\n", 0644, 0));
 	us_run(&r, &env_says_no, plain);
-	EXPECT_PL_REFUSED(r, PL_REFUSED, "-e", "", "(deny-interactive)");
+	EXPECT_PL_REFUSED(r, PL_REFUSED, "-e", "",
+			  "(deny-interactive, asked for by " US_CONF ")\n");
 }
 
 TEST_F(perl, stdin)
@@ -547,7 +596,7 @@ TEST_F(perl, stdin)
 			EXPECT_PL_RAN(r, files[i].out);
 		else
 			EXPECT_PL_REFUSED(r, PL_REFUSED, "standard input", "",
-					  "policy does not allow");
+					  BIT_TAG);
 
 		/*
 		 * With it, standard input must pass every check the kernel
@@ -562,7 +611,7 @@ TEST_F(perl, stdin)
 			EXPECT_PL_RAN(r, files[i].out);
 		} else {
 			EXPECT_PL_REFUSED(r, PL_REFUSED, "standard input", "",
-					  "policy does not allow");
+					  OPTION_TAG);
 			EXPECT_FALSE(marker_written(self->marker));
 		}
 		close(opts.stdin_fd);
@@ -573,7 +622,7 @@ TEST_F(perl, stdin)
 	ASSERT_LE(0, opts.stdin_fd);
 	us_run(&r, &opts, option);
 	EXPECT_PL_REFUSED(r, PL_REFUSED, "standard input", "",
-			  "not a regular file");
+			  "refused: not a regular file: FIFO " OPTION_TAG);
 	close(opts.stdin_fd);
 
 	opts.stdin_fd = us_pipe_with("print 'p';\n\n");
@@ -581,7 +630,7 @@ TEST_F(perl, stdin)
 	us_run(&r, &opts, plain);
 	if (deny_bit(variant))
 		EXPECT_PL_REFUSED(r, PL_REFUSED, "standard input", "",
-				  "not a regular file");
+				  "refused: not a regular file: FIFO " BIT_TAG);
 	else
 		EXPECT_PL_RAN(r, "p");
 	close(opts.stdin_fd);
@@ -648,10 +697,13 @@ TEST_F(perl_stdlib, refused_then_remedied)
 	struct us_result r;
 
 	ASSERT_EQ(0, omx_policy_set(OMAYEXEC_ENFORCE_FILE));
+	/*
+	 * Perl's own strict.pm refused: one line with what decided and what
+	 * to do (not Perl's "BEGIN failed" lines), the status of a refusal.
+	 */
 	us_run(&r, NULL, argv);
-	EXPECT_PL_DIED(r, "/strict.pm", "");
-	EXPECT_NE(NULL, strstr(r.err, "; under the file policy Perl's modules need the x bit (omayexec-perl-allow-stdlib"))
-		TH_LOG("stderr: %s", r.err);
+	EXPECT_PL_REFUSED(r, PL_REFUSED, "/strict.pm", "",
+			  ": refused: no exec permission for uid 0 (decided by the module's policy, fs.open_mayexec_enforce = file); Perl's own modules need the x bit: run omayexec-perl-allow-stdlib (see omayexec-perl(1))\n");
 	us_run(&r, NULL, check);
 	EXPECT_EQ(1, r.status) TH_LOG("%s", r.out);
 

@@ -39,7 +39,9 @@
 #include "userspace/code_modes.h"
 
 #define PY_REFUSED	126
-#define POLICY_WHY	"refused: the system's exec policy does not allow"
+/* Every refusal here is the module's policy's (no securebit, best effort). */
+#define POLICY_WHY	"(decided by the module's policy, fs.open_mayexec_enforce = "
+#define OPTION_TAG	"(deny-interactive, asked for by -X omayexec-deny-interactive)\n"
 #define DENY_OPTION	"-X", "omayexec-deny-interactive"
 #define NO_PYC		"PYTHONDONTWRITEBYTECODE=1"
 
@@ -255,6 +257,25 @@ TEST_F(python, script)
 }
 
 /*
+ * A FIFO named as the script (no writer ever comes): refused at once, as
+ * not a regular file.  The alarm ends a run that waits.  (Under the exec
+ * securebits, which pin the module until reboot, in
+ * userspace_decision_test.)
+ */
+TEST_F(python, fifo_answers_at_once)
+{
+	const char *env[] = { NO_PYC, NULL };
+	struct us_opts opts = { .stdin_fd = -1, .env = env, .alarm = 10 };
+	const char *fifo = omx_ws_path(&self->ws, "exec/fifo.py");
+	const char *plain[] = { self->py, fifo, NULL };
+	struct us_result r;
+
+	ASSERT_EQ(0, mkfifo(fifo, 0755));
+	us_run(&r, &opts, plain);
+	EXPECT_PY_REFUSED(r, PY_REFUSED, fifo, "", "refused: not a regular file: FIFO\n");
+}
+
+/*
  * Debian's python3.11 itself: nothing checks, the script on the noexec
  * mount runs where the launcher refuses it (the mount policies).
  */
@@ -295,7 +316,7 @@ TEST_F(python, import_from_noexec_directory)
 			EXPECT_PY_RAN(r, want);
 		} else {
 			/* The importer ran up to the import, the module not at all. */
-			EXPECT_PY_REFUSED(r, 1, modules[i], "before\n", POLICY_WHY);
+			EXPECT_PY_REFUSED(r, PY_REFUSED, modules[i], "before\n", POLICY_WHY);
 			EXPECT_FALSE(marker_written(self->marker));
 		}
 	}
@@ -318,7 +339,7 @@ TEST_F(python, dash_m)
 	if (allowed(variant->policy, true, true)) {
 		EXPECT_PY_RAN(r, "ran evilmod\n");
 	} else {
-		EXPECT_PY_REFUSED(r, 1, "evilmod.py", "", POLICY_WHY);
+		EXPECT_PY_REFUSED(r, PY_REFUSED, "evilmod.py", "", POLICY_WHY);
 		EXPECT_FALSE(marker_written(self->marker));
 	}
 }
@@ -339,15 +360,18 @@ TEST_F(python, dash_c)
 	EXPECT_PY_RAN(r, "\"c\"\n");
 
 	us_run(&r, NULL, option);
-	EXPECT_PY_REFUSED(r, PY_REFUSED, "-c", "", "code given on the command line");
+	EXPECT_PY_REFUSED(r, PY_REFUSED, "-c", "",
+			  "code given on the command line cannot be checked " OPTION_TAG);
 
 	us_run(&r, &by_env, plain);
-	EXPECT_PY_REFUSED(r, PY_REFUSED, "-c", "", "(deny-interactive)");
+	EXPECT_PY_REFUSED(r, PY_REFUSED, "-c", "",
+			  "(deny-interactive, asked for by OMAYEXEC_DENY_INTERACTIVE)\n");
 
 	/* The administrator's file: the environment cannot turn it off. */
 	ASSERT_EQ(0, us_conf_write("deny_interactive = yes\n", 0644, 0));
 	us_run(&r, &env_says_no, plain);
-	EXPECT_PY_REFUSED(r, PY_REFUSED, "-c", "", "(deny-interactive)");
+	EXPECT_PY_REFUSED(r, PY_REFUSED, "-c", "",
+			  "(deny-interactive, asked for by " US_CONF ")\n");
 }
 
 TEST_F(python, stdin)
@@ -390,7 +414,7 @@ TEST_F(python, stdin)
 			EXPECT_PY_RAN(r, files[i].out);
 		} else {
 			EXPECT_PY_REFUSED(r, PY_REFUSED, "standard input", "",
-					  "policy does not allow");
+					  OPTION_TAG);
 			EXPECT_FALSE(marker_written(self->marker));
 		}
 		close(opts.stdin_fd);
@@ -401,7 +425,7 @@ TEST_F(python, stdin)
 	ASSERT_LE(0, opts.stdin_fd);
 	us_run(&r, &opts, option);
 	EXPECT_PY_REFUSED(r, PY_REFUSED, "standard input", "",
-			  "not a regular file");
+			  "refused: not a regular file: FIFO " OPTION_TAG);
 	close(opts.stdin_fd);
 
 	opts.stdin_fd = us_pipe_with("print('p')\n\n");
@@ -582,13 +606,20 @@ TEST_F(python_stdlib, refused_then_remedied)
 	EXPECT_NE(NULL, strstr(r.out, "refused  /usr/lib/python3.11/os.py  (no exec permission for uid 0)"))
 		TH_LOG("%s", r.out);
 
-	/* The interpreter cannot start, and its last line says what to do. */
+	/*
+	 * The interpreter cannot start: one line (not CPython's dump) with
+	 * what decided and what to do, and the status of a refusal.
+	 */
 	us_run(&r, NULL, run);
-	EXPECT_NE(0, r.status);
+	EXPECT_EQ(126, r.status);
 	EXPECT_STREQ("", r.out);
+	EXPECT_EQ(1, us_lines(r.err)) TH_LOG("%s", r.err);
 	EXPECT_NE(NULL, strstr(r.err, "omayexec-python3: cannot start: /usr/lib/python3.11/"))
 		TH_LOG("%s", r.err);
-	EXPECT_NE(NULL, strstr(r.err, "omayexec-python3-allow-stdlib"));
+	EXPECT_NE(NULL, strstr(r.err, ": refused: no exec permission for uid 0 " POLICY_WHY))
+		TH_LOG("%s", r.err);
+	EXPECT_NE(NULL, strstr(r.err, "; the standard library needs the x bit: run omayexec-python3-allow-stdlib (see omayexec-python3(1))\n"))
+		TH_LOG("%s", r.err);
 
 	/* The documented remedy. */
 	EXPECT_EQ(0, run_remedy(&r)) TH_LOG("%s", r.err);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The omayexec command of userspace/, every subcommand and its refusals:
- * - usage errors exit 2;
+ * - usage errors: one line naming what was wrong and a hint to --help,
+ *   exit 2; help, --help, -h: the usage, exit 0; --version: VERSION's;
  * - status: module, kernel support, the policy in words under each
  *   policy, locked, the counters (the module's own numbers), the library
  *   mode and where it comes from; as uid 1000 the policy is "unknown"
@@ -12,10 +13,14 @@
  * - check: one line per path, allowed or refused with the reason (noexec
  *   mount and its mount point, no exec permission for this uid, not a
  *   regular file), ordinary errors as errors; exit 0 only when all are
- *   allowed; as uid 1000; with the module unloaded, best effort and strict.
+ *   allowed, 1 when some are refused, 2 when one is an error; as uid
+ *   1000; with the module unloaded, best effort and strict;
+ * - status --json: one JSON object, its documented keys in their order,
+ *   the human status's facts (as root, as uid 1000, without the module).
  * The locked module's refusal is in userspace_locked_test.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -96,31 +101,89 @@ FIXTURE_TEARDOWN(tool)
 	EXPECT_EQ(NULL, strstr(haystack, needle)) \
 		TH_LOG("'%s' in:\n%s", needle, haystack)
 
+/*
+ * Each usage error in one line that names what was wrong, then the hint,
+ * exit 2, nothing done (set's policy stays); without a command, the usage.
+ */
 TEST_F(tool, usage_errors)
 {
-	static const char *const argvs[][4] = {
-		{ NULL }, { "frob" }, { "check" }, { "set" }, { "set", "1", "2" },
-		{ "status", "now" }, { "--status" },
+	static const struct {
+		const char *args[5];
+		const char *line;
+	} cases[] = {
+		{ { "frob" }, "omayexec: unknown command 'frob'" },
+		{ { "--status" }, "omayexec: unknown option '--status'" },
+		{ { "status", "now" }, "omayexec: status: unexpected argument 'now'" },
+		{ { "status", "--jsn" }, "omayexec: status: unknown option '--jsn'" },
+		{ { "status", "--json", "now" },
+		  "omayexec: status: unexpected argument 'now'" },
+		{ { "set" }, "omayexec: set: no POLICY given" },
+		{ { "set", "2", "3" },
+		  "omayexec: set: too many arguments: '3' after POLICY '2'" },
+		{ { "check" }, "omayexec: check: no PATH given" },
+		{ { "check", "--" }, "omayexec: check: no PATH given" },
+		{ { "check", "--bogus", "/" }, "omayexec: check: unknown option '--bogus'" },
+		{ { "run", "--bogus", "--", "true" },
+		  "omayexec: run: unknown option '--bogus'" },
+		{ { "help", "status" }, "omayexec: help: unexpected argument 'status'" },
+		{ { "--help", "-v" }, "omayexec: --help: unknown option '-v'" },
+		{ { "--version", "now" },
+		  "omayexec: --version: unexpected argument 'now'" },
 	};
-	const char *argv[6];
+	const char *argv[7] = { self->omayexec, NULL };
+	char want[256];
 	struct us_result r;
 	unsigned int i, j;
 
-	for (i = 0; i < ARRAY_LEN(argvs); i++) {
-		argv[0] = self->omayexec;
-		for (j = 0; j < 4 && argvs[i][j]; j++)
-			argv[j + 1] = argvs[i][j];
+	ASSERT_EQ(0, omx_policy_set(1));
+	for (i = 0; i < ARRAY_LEN(cases); i++) {
+		for (j = 0; j < 5 && cases[i].args[j]; j++)
+			argv[j + 1] = cases[i].args[j];
 		argv[j + 1] = NULL;
+		snprintf(want, sizeof(want), "%s\nSee 'omayexec --help'.\n",
+			 cases[i].line);
 		us_run(&r, NULL, argv);
 		EXPECT_EQ(2, r.status) TH_LOG("case %u", i);
-		EXPECT_STREQ("", r.out);
-		EXPECT_HAS(r.err, "usage: omayexec status");
+		EXPECT_STREQ("", r.out) TH_LOG("case %u", i);
+		EXPECT_STREQ(want, r.err) TH_LOG("case %u", i);
 	}
-	argv[1] = "--help";
-	argv[2] = NULL;
+	EXPECT_EQ(1, omx_policy_read());
+
+	argv[1] = NULL;
+	us_run(&r, NULL, argv);
+	EXPECT_EQ(2, r.status);
+	EXPECT_STREQ("", r.out);
+	EXPECT_HAS(r.err, "usage: omayexec status [--json]\n");
+}
+
+/* help, --help and -h: the usage on standard output; --version: VERSION. */
+TEST_F(tool, help_and_version)
+{
+	static const char *const helps[] = { "help", "--help", "-h" };
+	const char *argv[] = { self->omayexec, NULL, NULL };
+	char version[64], want[128];
+	struct us_result r;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_LEN(helps); i++) {
+		argv[1] = helps[i];
+		us_run(&r, NULL, argv);
+		EXPECT_EQ(0, r.status) TH_LOG("%s", helps[i]);
+		EXPECT_STREQ("", r.err) TH_LOG("%s", helps[i]);
+		EXPECT_HAS(r.out, "usage: omayexec status [--json]\n");
+		EXPECT_HAS(r.out, "omayexec check [--restrict-file] [--] PATH...\n");
+		EXPECT_HAS(r.out, "See omayexec(1).\n");
+	}
+
+	/* The module's version comes from the same VERSION file. */
+	ASSERT_EQ(0, lc_read_file("/sys/module/omayexec/version", version,
+				  sizeof(version)));
+	snprintf(want, sizeof(want), "omayexec %s\n", version);
+	argv[1] = "--version";
 	us_run(&r, NULL, argv);
 	EXPECT_EQ(0, r.status);
-	EXPECT_HAS(r.out, "omayexec check PATH...");
+	EXPECT_STREQ("", r.err);
+	EXPECT_STREQ(want, r.out);
 }
 
 TEST_F(tool, status_under_each_policy)
@@ -202,6 +265,278 @@ TEST_F(tool, status_shows_the_library_mode)
 	us_run(&r, NULL, argv);
 	EXPECT_HAS(r.out, "config: /etc/omayexec.conf: not a root-owned file writable by root only: failing closed\n");
 	EXPECT_HAS(r.out, "library mode: strict (/etc/omayexec.conf)\n");
+}
+
+/* ---- status --json ---------------------------------------------------- */
+
+/* Its keys, in their order: omayexec(1) documents them, they stay. */
+static const char *const json_keys[] = {
+	"version", "module_loaded", "openat2_mayexec", "exec_check",
+	"policy", "policy_name", "policy_error", "locked",
+	"allowed", "refused_not_regular", "refused_noexec_mount",
+	"refused_no_exec_permission",
+	"secbit_exec_restrict_file", "secbit_exec_restrict_file_locked",
+	"secbit_exec_deny_interactive", "secbit_exec_deny_interactive_locked",
+	"config_path", "config_error", "mode", "mode_source",
+	"exec_check_enforced", "exec_check_enforced_source",
+	"deny_interactive", "deny_interactive_source",
+};
+
+#define JSON_MAX	64
+
+/* A flat JSON object: each member's key (unescaped) and its value's text. */
+struct json_object {
+	int n;
+	char key[JSON_MAX][64];
+	char value[JSON_MAX][256];
+};
+
+static const char *json_space(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	return p;
+}
+
+/*
+ * A JSON string at @p, as RFC 8259 has it (no raw control character, only
+ * its escapes); its text unescaped into @buf when @buf (a \u escape
+ * below 0x80 as that byte, others as '?').  After it, or NULL.
+ */
+static const char *json_read_string(const char *p, char *buf, size_t len)
+{
+	size_t n = 0;
+	unsigned int u;
+	char c;
+
+	if (*p++ != '"')
+		return NULL;
+	for (; *p != '"'; p++) {
+		c = *p;
+		if ((unsigned char)c < 0x20)
+			return NULL;	/* the end too */
+		if (c == '\\') {
+			c = *++p;
+			if (c == 'u') {
+				if (sscanf(p + 1, "%4x", &u) != 1 ||
+				    !isxdigit(p[1]) || !isxdigit(p[2]) ||
+				    !isxdigit(p[3]) || !isxdigit(p[4]))
+					return NULL;
+				c = u < 0x80 ? (char)u : '?';
+				p += 4;
+			} else if (c == 'n') {
+				c = '\n';
+			} else if (c == 't') {
+				c = '\t';
+			} else if (c == 'r') {
+				c = '\r';
+			} else if (c == 'b') {
+				c = '\b';
+			} else if (c == 'f') {
+				c = '\f';
+			} else if (c != '"' && c != '\\' && c != '/') {
+				return NULL;
+			}
+		}
+		if (buf && n + 1 < len)
+			buf[n++] = c;
+	}
+	if (buf)
+		buf[n] = '\0';
+	return p + 1;
+}
+
+/* A number, true, false, null or a string at @p: after it, or NULL. */
+static const char *json_read_scalar(const char *p)
+{
+	static const char *const words[] = { "true", "false", "null" };
+	const char *start = p;
+	unsigned int i;
+
+	if (*p == '"')
+		return json_read_string(p, NULL, 0);
+	for (i = 0; i < ARRAY_LEN(words); i++)
+		if (!strncmp(p, words[i], strlen(words[i])))
+			return p + strlen(words[i]);
+	if (*p == '-')
+		p++;
+	if (*p == '0')
+		p++;
+	else
+		while (isdigit(*p))
+			p++;
+	if (p == start || p[-1] == '-')
+		return NULL;
+	return p;	/* integers only: status prints no other number */
+}
+
+/*
+ * Parse @text, which must be one flat JSON object (scalar values) and
+ * nothing else but white space: 0, or -1 when it is not.
+ */
+static int json_parse(const char *text, struct json_object *o)
+{
+	const char *p = json_space(text), *end;
+
+	o->n = 0;
+	if (*p++ != '{')
+		return -1;
+	p = json_space(p);
+	if (*p == '}')
+		return *json_space(p + 1) ? -1 : 0;
+	for (;;) {
+		if (o->n == JSON_MAX)
+			return -1;
+		p = json_read_string(p, o->key[o->n], sizeof(o->key[0]));
+		if (!p)
+			return -1;
+		p = json_space(p);
+		if (*p++ != ':')
+			return -1;
+		p = json_space(p);
+		end = json_read_scalar(p);
+		if (!end || (size_t)(end - p) >= sizeof(o->value[0]))
+			return -1;
+		snprintf(o->value[o->n], sizeof(o->value[0]), "%.*s",
+			 (int)(end - p), p);
+		o->n++;
+		p = json_space(end);
+		if (*p == '}')
+			return *json_space(p + 1) ? -1 : 0;
+		if (*p++ != ',')
+			return -1;
+		p = json_space(p);
+	}
+}
+
+/* The text of @key's value, or "(absent)". */
+static const char *json_get(const struct json_object *o, const char *key)
+{
+	int i;
+
+	for (i = 0; i < o->n; i++)
+		if (!strcmp(o->key[i], key))
+			return o->value[i];
+	return "(absent)";
+}
+
+/*
+ * Run "omayexec status --json" as @opts say, and check what every run
+ * must show: exit status as the human status's, one valid JSON object of
+ * the documented keys in their order, the version.
+ */
+static void status_json(struct __test_metadata *_metadata, const char *omayexec,
+			const struct us_opts *opts, struct json_object *o)
+{
+	const char *json[] = { omayexec, "status", "--json", NULL };
+	const char *human[] = { omayexec, "status", NULL };
+	char version[64], want[80];
+	struct us_result r;
+	int i, status;
+
+	us_run(&r, opts, human);
+	status = r.status;
+	us_run(&r, opts, json);
+	EXPECT_EQ(status, r.status) TH_LOG("%s", r.err);
+	EXPECT_STREQ("", r.err);
+	ASSERT_EQ(0, json_parse(r.out, o)) TH_LOG("not a JSON object:\n%s", r.out);
+	EXPECT_EQ((int)ARRAY_LEN(json_keys), o->n) TH_LOG("%s", r.out);
+	for (i = 0; i < o->n && i < (int)ARRAY_LEN(json_keys); i++)
+		EXPECT_STREQ(json_keys[i], o->key[i]);
+	if (!lc_read_file("/sys/module/omayexec/version", version,
+			  sizeof(version))) {
+		snprintf(want, sizeof(want), "\"%s\"", version);
+		EXPECT_STREQ(want, json_get(o, "version"));
+	}
+}
+
+#define EXPECT_JSON(o, key, text) \
+	EXPECT_STREQ(text, json_get(o, key)) TH_LOG("%s", key)
+
+/* The human status's facts, under each policy, with the module's numbers. */
+TEST_F(tool, status_json_under_each_policy)
+{
+	static const char *const names[] = {
+		"\"off\"", "\"mount\"", "\"file\"", "\"mount,file\"",
+	};
+	struct json_object o;
+	struct omx_stats stats;
+	char want[32];
+	int p, s;
+
+	for (p = 0; p <= 3; p++) {
+		ASSERT_EQ(0, omx_policy_set(p));
+		omx_probe_openat2(self->ws.dirfd, "noexec/x",
+				  O_RDONLY | O_CLOEXEC | O_MAYEXEC, 0);
+		omx_probe_openat2(self->ws.dirfd, "exec/nx",
+				  O_RDONLY | O_CLOEXEC | O_MAYEXEC, 0);
+		ASSERT_EQ(0, omx_stats_read(&stats));
+		status_json(_metadata, self->omayexec, NULL, &o);
+		EXPECT_JSON(&o, "module_loaded", "true");
+		EXPECT_JSON(&o, "openat2_mayexec", "true");
+		EXPECT_JSON(&o, "exec_check", omx_exec_check_enabled() ?
+			    "\"module\"" : "\"none\"");
+		snprintf(want, sizeof(want), "%d", p);
+		EXPECT_JSON(&o, "policy", want);
+		EXPECT_JSON(&o, "policy_name", names[p]);
+		EXPECT_JSON(&o, "policy_error", "null");
+		EXPECT_JSON(&o, "locked", "false");
+		for (s = 0; s < OMX_NR_STATS; s++) {
+			snprintf(want, sizeof(want), "%lu", stats.count[s]);
+			EXPECT_JSON(&o, omx_stat_names[s], want);
+		}
+		EXPECT_JSON(&o, "secbit_exec_restrict_file", "false");
+		EXPECT_JSON(&o, "secbit_exec_restrict_file_locked", "false");
+		EXPECT_JSON(&o, "secbit_exec_deny_interactive", "false");
+		EXPECT_JSON(&o, "secbit_exec_deny_interactive_locked", "false");
+		EXPECT_JSON(&o, "config_path", "\"/etc/omayexec.conf\"");
+		EXPECT_JSON(&o, "config_error", "null");
+		EXPECT_JSON(&o, "mode", "\"best-effort\"");
+		EXPECT_JSON(&o, "mode_source", "\"default\"");
+		EXPECT_JSON(&o, "exec_check_enforced", "false");
+		EXPECT_JSON(&o, "exec_check_enforced_source", "\"default\"");
+		EXPECT_JSON(&o, "deny_interactive", "false");
+		EXPECT_JSON(&o, "deny_interactive_source", "\"default\"");
+	}
+}
+
+/* As uid 1000: the policy null, and why; the rest as for root. */
+TEST_F(tool, status_json_as_user)
+{
+	struct us_opts user = { .stdin_fd = -1, .as_user = true };
+	struct json_object o;
+
+	ASSERT_EQ(0, omx_policy_set(2));
+	status_json(_metadata, self->omayexec, &user, &o);
+	EXPECT_JSON(&o, "module_loaded", "true");
+	EXPECT_JSON(&o, "policy", "null");
+	EXPECT_JSON(&o, "policy_name", "null");
+	EXPECT_JSON(&o, "policy_error", "\"root-only\"");
+	EXPECT_JSON(&o, "locked", "false");
+}
+
+/* The library's settings and where they come from; a bad configuration. */
+TEST_F(tool, status_json_shows_the_library_mode)
+{
+	const char *strict[] = { "OMAYEXEC_MODE=strict",
+				 "OMAYEXEC_DENY_INTERACTIVE=yes", NULL };
+	struct us_opts env = { .stdin_fd = -1, .env = strict };
+	struct json_object o;
+
+	status_json(_metadata, self->omayexec, &env, &o);
+	EXPECT_JSON(&o, "mode", "\"strict\"");
+	EXPECT_JSON(&o, "mode_source", "\"environment\"");
+	EXPECT_JSON(&o, "exec_check_enforced", "true");
+	EXPECT_JSON(&o, "exec_check_enforced_source", "\"environment\"");
+	EXPECT_JSON(&o, "deny_interactive", "true");
+	EXPECT_JSON(&o, "deny_interactive_source", "\"environment\"");
+
+	ASSERT_EQ(0, us_conf_write("mode = best-effort\n", 0666, 0));
+	status_json(_metadata, self->omayexec, NULL, &o);
+	EXPECT_JSON(&o, "config_error",
+		    "\"not a root-owned file writable by root only\"");
+	EXPECT_JSON(&o, "mode", "\"strict\"");
+	EXPECT_JSON(&o, "mode_source", "\"config\"");
 }
 
 TEST_F(tool, set_every_value)
@@ -335,12 +670,99 @@ TEST_F(tool, check_under_each_policy)
 		snprintf(want + strlen(want), sizeof(want) - strlen(want),
 			 "error    %s  (No such file or directory)\n", f->missing);
 		us_run(&r, NULL, argv);
-		EXPECT_EQ(1, r.status) TH_LOG("policy %d", p);
+		/* The missing file could not be checked: 2, not 1. */
+		EXPECT_EQ(2, r.status) TH_LOG("policy %d", p);
 		EXPECT_STREQ(want, r.out) TH_LOG("policy %d", p);
 		EXPECT_STREQ("", r.err);
 
 		us_run(&r, NULL, only_x);
 		EXPECT_EQ(0, r.status);
+	}
+}
+
+/*
+ * check --restrict-file answers as an interpreter under
+ * SECBIT_EXEC_RESTRICT_FILE would, from a shell without the bit: a
+ * failed exec check refuses, with its reasons; what the policy refuses
+ * keeps the policy's reasons.  Without the check (exec_check=0), the
+ * option changes nothing.
+ */
+TEST_F(tool, check_restrict_file)
+{
+	const struct tool_files *f = &self->f;
+	const char *argv[] = { self->omayexec, "check", "--restrict-file",
+			       f->x, f->nx, f->noexec_x, f->fifo, NULL };
+	char want[8 * PATH_MAX], mount[PATH_MAX + 32], line[PATH_MAX + 64];
+	const char *file = "no exec permission for uid 0";
+	bool check = omx_exec_check_enabled();
+	struct us_result r;
+	int p;
+
+	snprintf(mount, sizeof(mount), "noexec mount: %s", f->noexec_mount);
+	for (p = 0; p <= 3; p++) {
+		ASSERT_EQ(0, omx_policy_set(p));
+		want[0] = '\0';
+		add_line(want, sizeof(want), f->x, NULL, NULL);
+		if (p & 2 || !check)
+			add_line(want, sizeof(want), f->nx, p & 2 ? file : NULL, file);
+		else
+			snprintf(want + strlen(want), sizeof(want) - strlen(want),
+				 "refused  %s  (%s; under SECBIT_EXEC_RESTRICT_FILE)\n",
+				 f->nx, file);
+		if (p & 1 || !check)
+			add_line(want, sizeof(want), f->noexec_x, p & 1 ? mount : NULL, mount);
+		else
+			snprintf(want + strlen(want), sizeof(want) - strlen(want),
+				 "refused  %s  (%s; under SECBIT_EXEC_RESTRICT_FILE)\n",
+				 f->noexec_x, mount);
+		snprintf(line, sizeof(line), "not a regular file: FIFO%s",
+			 p ? "" : "; under SECBIT_EXEC_RESTRICT_FILE");
+		if (p || check)
+			snprintf(want + strlen(want), sizeof(want) - strlen(want),
+				 "refused  %s  (%s)\n", f->fifo, line);
+		else
+			add_line(want, sizeof(want), f->fifo, NULL, NULL);
+		us_run(&r, NULL, argv);
+		EXPECT_EQ(p || check ? 1 : 0, r.status) TH_LOG("policy %d", p);
+		EXPECT_STREQ(want, r.out) TH_LOG("policy %d", p);
+		EXPECT_STREQ("", r.err);
+	}
+}
+
+/*
+ * The exit status: 0 when every PATH is allowed, 1 when some are refused
+ * and none is an error, 2 as soon as one could not be checked, wherever
+ * it is in the list; "--" ends the options, a PATH may follow it.
+ */
+TEST_F(tool, check_exit_status)
+{
+	const struct tool_files *f = &self->f;
+	const char *const allowed[] = { f->x, f->owner_x, NULL };
+	const char *const refused[] = { f->x, f->nx, f->noexec_x, NULL };
+	const char *const error_last[] = { f->x, f->nx, f->missing, NULL };
+	const char *const error_first[] = { f->missing, f->nx, f->x, NULL };
+	const char *const error_only[] = { f->missing, NULL };
+	const char *const dashes[] = { "--", f->x, NULL };
+	const struct {
+		const char *const *paths;
+		int status, lines;
+	} cases[] = {
+		{ allowed, 0, 2 }, { refused, 1, 3 }, { error_last, 2, 3 },
+		{ error_first, 2, 3 }, { error_only, 2, 1 }, { dashes, 0, 1 },
+	};
+	const char *argv[8] = { self->omayexec, "check" };
+	struct us_result r;
+	unsigned int i, j;
+
+	ASSERT_EQ(0, omx_policy_set(3));
+	for (i = 0; i < ARRAY_LEN(cases); i++) {
+		for (j = 0; cases[i].paths[j]; j++)
+			argv[j + 2] = cases[i].paths[j];
+		argv[j + 2] = NULL;
+		us_run(&r, NULL, argv);
+		EXPECT_EQ(cases[i].status, r.status) TH_LOG("case %u:\n%s", i, r.out);
+		EXPECT_STREQ("", r.err) TH_LOG("case %u", i);
+		EXPECT_EQ(cases[i].lines, us_lines(r.out)) TH_LOG("case %u:\n%s", i, r.out);
 	}
 }
 
@@ -369,7 +791,7 @@ TEST_F(tool, check_as_user)
 		snprintf(want + strlen(want), sizeof(want) - strlen(want),
 			 "error    %s  (Permission denied)\n", f->secret);
 		us_run(&r, &user, argv);
-		EXPECT_EQ(1, r.status);
+		EXPECT_EQ(2, r.status);
 		EXPECT_STREQ(want, r.out) TH_LOG("policy %d", p);
 	}
 }
@@ -419,6 +841,25 @@ TEST_F(tool_unloaded, status_and_set)
 	EXPECT_STREQ("", r.out);
 	EXPECT_EQ(1, us_lines(r.err));
 	EXPECT_HAS(r.err, "the omayexec module is not loaded");
+}
+
+/* No module: nulls where the human status leaves lines out. */
+TEST_F(tool_unloaded, status_json)
+{
+	struct json_object o;
+
+	status_json(_metadata, self->omayexec, NULL, &o);
+	EXPECT_JSON(&o, "module_loaded", "false");
+	EXPECT_JSON(&o, "openat2_mayexec", "false");
+	/* As the human status says: "nothing is checked". */
+	EXPECT_JSON(&o, "exec_check", "\"none\"");
+	EXPECT_JSON(&o, "policy", "null");
+	EXPECT_JSON(&o, "policy_name", "null");
+	EXPECT_JSON(&o, "policy_error", "\"no-sysctl\"");
+	EXPECT_JSON(&o, "locked", "null");
+	EXPECT_JSON(&o, "allowed", "null");
+	EXPECT_JSON(&o, "refused_no_exec_permission", "null");
+	EXPECT_JSON(&o, "secbit_exec_restrict_file", "false");
 }
 
 TEST_F(tool_unloaded, check_best_effort_and_strict)

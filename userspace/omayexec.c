@@ -2,38 +2,82 @@
 /*
  * omayexec: see the O_MAYEXEC policy, set it, and check files against it.
  *
- *   omayexec status
+ *   omayexec status [--json]
  *   omayexec set POLICY
- *   omayexec check PATH...
+ *   omayexec check [--restrict-file] [--] PATH...
  *   omayexec run [--restrict-file] [--deny-interactive] [--lock] -- COMMAND [ARG]...
+ *   omayexec help | --help | -h | --version
  *
  * See omayexec(1).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "omayexec.h"
+#include "refusal.h"
+
+/* From ../VERSION, by the Makefile: the version is written in one place. */
+#ifndef OMAYEXEC_VERSION
+#error "OMAYEXEC_VERSION is not defined: build with userspace/Makefile"
+#endif
 
 #define PROG		"omayexec"
-#define PROC_MAGIC	0x9fa0
-#define SYSFS_MAGIC	0x62656572
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: " PROG " status\n"
+		"usage: " PROG " status [--json]\n"
 		"       " PROG " set POLICY     (0-3, off, mount, file, mount,file)\n"
-		"       " PROG " check PATH...\n"
+		"       " PROG " check [--restrict-file] [--] PATH...\n"
+		"                       (--restrict-file: answer as an interpreter under\n"
+		"                       SECBIT_EXEC_RESTRICT_FILE would)\n"
 		"       " PROG " run [--restrict-file] [--deny-interactive] [--lock] -- COMMAND [ARG]...\n"
-		"See omayexec(1).\n");
+		"       " PROG " help | --version\n"
+		"Exit status: 0 success; 1 refused (check: some PATH refused, the\n"
+		"others allowed; status: nothing is checked here); 2 usage error or\n"
+		"other error (check: some PATH could not be checked).  See omayexec(1).\n");
+}
+
+/*
+ * A usage error: one line naming what was wrong (after "omayexec: CMD: "
+ * when @cmd), then where the usage is; 2, the exit status of usage errors.
+ * The whole usage is not printed: it would bury the one line that matters.
+ */
+static int __attribute__((format(printf, 2, 3)))
+usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	if (cmd)
+		fprintf(stderr, "%s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nSee '" PROG " --help'.\n");
+	return 2;
+}
+
+/* Whether @arg is an option (anything beginning with '-' but "-"). */
+static int is_option(const char *arg)
+{
+	return arg[0] == '-' && arg[1];
+}
+
+/* The usage error for @arg, an argument @cmd does not take. */
+static int bad_argument(const char *cmd, const char *arg)
+{
+	if (is_option(arg))
+		return usage_error(cmd, "unknown option '%s'", arg);
+	return usage_error(cmd, "unexpected argument '%s'", arg);
 }
 
 /* ---- status ----------------------------------------------------------- */
@@ -105,14 +149,180 @@ static void securebits_words(int bits, char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
-static int cmd_status(void)
+/* ---- status --json -------------------------------------------------- */
+
+/*
+ * @s as a JSON string: '"' and '\\' escaped, control characters as \u00XX,
+ * other bytes as they are (the texts here are ASCII or the UTF-8 of a
+ * path).  Every string of the JSON status goes through here, even the
+ * fixed words, so that none can break the object.
+ */
+static void json_string(const char *s)
+{
+	const unsigned char *c = (const unsigned char *)s;
+
+	putchar('"');
+	for (; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			printf("\\%c", *c);
+		else if (*c < 0x20 || *c == 0x7f)
+			printf("\\u%04x", *c);
+		else
+			putchar(*c);
+	}
+	putchar('"');
+}
+
+/*
+ * One member of the object: @key, then the value printed by the caller.
+ * The members are one a line, in the order omayexec(1) lists them.
+ */
+static void json_key(const char *key, int *first)
+{
+	printf("%s\n  ", *first ? "{" : ",");
+	json_string(key);
+	fputs(": ", stdout);
+	*first = 0;
+}
+
+static void json_str(const char *key, const char *value, int *first)
+{
+	json_key(key, first);
+	if (value)
+		json_string(value);
+	else
+		fputs("null", stdout);
+}
+
+/* @value as true or false, or null when negative (unknown). */
+static void json_bool(const char *key, int value, int *first)
+{
+	json_key(key, first);
+	fputs(value < 0 ? "null" : value ? "true" : "false", stdout);
+}
+
+/* A counter, or null when @available is 0. */
+static void json_count(const char *key, int available,
+		       unsigned long long value, int *first)
+{
+	json_key(key, first);
+	if (available)
+		printf("%llu", value);
+	else
+		fputs("null", stdout);
+}
+
+/* OMAYEXEC_SOURCE_* as a fixed word (the human status names the file). */
+static const char *source_key(int source)
+{
+	switch (source) {
+	case OMAYEXEC_SOURCE_CONFIG:
+		return "config";
+	case OMAYEXEC_SOURCE_CALLER:
+		return "program";
+	case OMAYEXEC_SOURCE_ENVIRONMENT:
+		return "environment";
+	case OMAYEXEC_SOURCE_SECUREBITS:
+		return "securebits";
+	}
+	return "default";
+}
+
+/* Whether @bit is set in @bits, or -1 when the securebits are unknown. */
+static int secbit(int bits, unsigned int bit)
+{
+	return bits < 0 ? -1 : (bits & bit) != 0;
+}
+
+/*
+ * The facts of the human status as one JSON object, for configuration
+ * management and monitoring: keys that do not change with the situation
+ * (null where the human status leaves a line out or says "unknown"),
+ * values as words that do not depend on the language.  The keys are
+ * documented in omayexec(1): adding one is fine, renaming one is not.
+ */
+static void print_status_json(const struct omayexec_state *st)
+{
+	static const char *const exec_check[] = {
+		[OMAYEXEC_EXEC_CHECK_NONE] = "none",
+		[OMAYEXEC_EXEC_CHECK_NATIVE] = "native",
+		[OMAYEXEC_EXEC_CHECK_MODULE] = "module",
+	};
+	const char *policy_error = NULL, *config_error = NULL;
+	int first = 1;
+
+	if (st->policy < 0)
+		policy_error = st->policy_errno == ENOENT ? "no-sysctl" :
+			st->policy_errno == EACCES || st->policy_errno == EPERM ?
+			"root-only" : strerror(st->policy_errno);
+	if (st->config_errno)
+		config_error = st->config_errno == EPERM ?
+			"not a root-owned file writable by root only" :
+			st->config_errno == EINVAL ? "syntax error" :
+			strerror(st->config_errno);
+
+	json_str("version", OMAYEXEC_VERSION, &first);
+	json_bool("module_loaded", st->module_loaded, &first);
+	json_bool("openat2_mayexec", st->kernel_support, &first);
+	json_str("exec_check", st->exec_check >= 0 && st->exec_check <= 2 ?
+		 exec_check[st->exec_check] : "none", &first);
+	json_key("policy", &first);
+	if (st->policy >= 0)
+		printf("%d", st->policy);
+	else
+		fputs("null", stdout);
+	json_str("policy_name", st->policy >= 0 ?
+		 omayexec_policy_name(st->policy) : NULL, &first);
+	json_str("policy_error", policy_error, &first);
+	json_bool("locked", st->locked, &first);
+	json_count("allowed", st->stats_available, st->allowed, &first);
+	json_count("refused_not_regular", st->stats_available,
+		   st->refused_not_regular, &first);
+	json_count("refused_noexec_mount", st->stats_available,
+		   st->refused_noexec_mount, &first);
+	json_count("refused_no_exec_permission", st->stats_available,
+		   st->refused_no_exec_permission, &first);
+	json_bool("secbit_exec_restrict_file",
+		  secbit(st->securebits, SECBIT_EXEC_RESTRICT_FILE), &first);
+	json_bool("secbit_exec_restrict_file_locked",
+		  secbit(st->securebits, SECBIT_EXEC_RESTRICT_FILE_LOCKED), &first);
+	json_bool("secbit_exec_deny_interactive",
+		  secbit(st->securebits, SECBIT_EXEC_DENY_INTERACTIVE), &first);
+	json_bool("secbit_exec_deny_interactive_locked",
+		  secbit(st->securebits, SECBIT_EXEC_DENY_INTERACTIVE_LOCKED),
+		  &first);
+	json_str("config_path", omayexec_config_path(), &first);
+	json_str("config_error", config_error, &first);
+	json_str("mode", st->mode == OMAYEXEC_STRICT ? "strict" : "best-effort",
+		 &first);
+	json_str("mode_source", source_key(st->mode_source), &first);
+	json_bool("exec_check_enforced", st->restrict_file, &first);
+	json_str("exec_check_enforced_source",
+		 source_key(st->restrict_file_source), &first);
+	json_bool("deny_interactive", st->deny_interactive, &first);
+	json_str("deny_interactive_source",
+		 source_key(st->deny_interactive_source), &first);
+	fputs("\n}\n", stdout);
+}
+
+static int cmd_status(int argc, char *argv[])
 {
 	struct omayexec_state st;
+	int i, json = 0;
 	char bits[128];
 
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--json"))
+			return bad_argument("status", argv[i]);
+		json = 1;
+	}
 	if (omayexec_get_state(&st, sizeof(st))) {
 		fprintf(stderr, PROG ": status: %s\n", strerror(errno));
 		return 2;
+	}
+	if (json) {
+		print_status_json(&st);
+		return st.kernel_support || st.exec_check ? 0 : 1;
 	}
 	printf("module: %s\n", st.module_loaded ? "loaded" : "not loaded");
 	printf("kernel: %s\n", st.kernel_support ?
@@ -213,178 +423,16 @@ static int cmd_set(const char *text)
 
 /* ---- check -------------------------------------------------------------- */
 
-/* Copy a mountinfo field, undoing its octal escapes (\040 for a space). */
-static void unescape(char *dst, size_t len, const char *src)
+/* The reasons of refusal_reasons() for @path, looked at through O_PATH. */
+static void path_reasons(const char *path, int policy, char *buf, size_t len)
 {
-	size_t n = 0;
+	int fd = open(path, O_PATH | O_CLOEXEC);
 
-	while (*src && n + 1 < len) {
-		if (src[0] == '\\' && src[1] >= '0' && src[1] <= '3' &&
-		    src[2] >= '0' && src[2] <= '7' &&
-		    src[3] >= '0' && src[3] <= '7') {
-			dst[n++] = (char)((src[1] - '0') * 64 +
-					  (src[2] - '0') * 8 + (src[3] - '0'));
-			src += 4;
-		} else {
-			dst[n++] = *src++;
-		}
-	}
-	dst[n] = '\0';
-}
-
-/*
- * The mount of @fd: its mount point in @point and whether its per-mount
- * options have noexec.  0, or -1 when it cannot be found.
- */
-static int mount_of(int fd, char *point, size_t len, int *noexec)
-{
-	char path[64], *line = NULL, *field[6], *save, *opt;
-	size_t cap = 0;
-	long mnt_id = -1;
-	int i, ret = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (getline(&line, &cap, f) > 0)
-		if (!strncmp(line, "mnt_id:", 7))
-			mnt_id = strtol(line + 7, NULL, 10);
-	fclose(f);
-	f = mnt_id < 0 ? NULL : fopen("/proc/self/mountinfo", "re");
-	while (f && ret && getline(&line, &cap, f) > 0) {
-		field[0] = strtok_r(line, " ", &save);
-		for (i = 1; i < 6 && field[i - 1]; i++)
-			field[i] = strtok_r(NULL, " ", &save);
-		if (i < 6 || !field[5] || strtol(field[0], NULL, 10) != mnt_id)
-			continue;
-		unescape(point, len, field[4]);
-		*noexec = 0;
-		for (opt = strtok_r(field[5], ",", &save); opt;
-		     opt = strtok_r(NULL, ",", &save))
-			if (!strcmp(opt, "noexec"))
-				*noexec = 1;
-		ret = 0;
-	}
-	if (f)
-		fclose(f);
-	free(line);
-	return ret;
-}
-
-static const char *type_name(mode_t mode)
-{
-	switch (mode & S_IFMT) {
-	case S_IFDIR:
-		return "directory";
-	case S_IFIFO:
-		return "FIFO";
-	case S_IFSOCK:
-		return "socket";
-	case S_IFCHR:
-		return "character device";
-	case S_IFBLK:
-		return "block device";
-	}
-	return "not a regular file";
-}
-
-/*
- * Whether the mode bits of @st let this process execute the file, as the
- * kernel's generic permission check does (owner, group or other class;
- * root needs one x bit).  Used where faccessat(2) cannot tell: it refuses
- * X_OK on every noexec mount.  ACLs and LSMs are not seen here.
- */
-static int mode_allows_exec(const struct stat *st)
-{
-	gid_t groups[256];
-	int i, n;
-
-	if (geteuid() == 0)
-		return (st->st_mode & 0111) != 0;
-	if (st->st_uid == geteuid())
-		return (st->st_mode & S_IXUSR) != 0;
-	if (st->st_gid == getegid())
-		return (st->st_mode & S_IXGRP) != 0;
-	n = getgroups(256, groups);
-	for (i = 0; i < n; i++)
-		if (groups[i] == st->st_gid)
-			return (st->st_mode & S_IXGRP) != 0;
-	return (st->st_mode & S_IXOTH) != 0;
-}
-
-static void add_reason(char *buf, size_t len, const char *reason)
-{
-	size_t n = strlen(buf);
-
-	snprintf(buf + n, len - n, "%s%s", n ? "; " : "", reason);
-}
-
-/*
- * Why the kernel refused @path with EACCES: the reasons that apply among
- * those the policy (when readable) enforces, in the module's order.
- */
-static void refusal_reasons(const char *path, int policy, char *buf, size_t len)
-{
-	char point[4096], reason[4200];
-	const char *never_exec = NULL;
-	struct statfs sfs;
-	struct stat st;
-	int fd, noexec = 0, no_x;
-
-	buf[0] = '\0';
-	fd = open(path, O_PATH | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
+	if (fd < 0) {
 		snprintf(buf, len, "%s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
 		return;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(buf, len, "not a regular file: %s",
-			 type_name(st.st_mode));
-		close(fd);
-		return;
-	}
-	if (mount_of(fd, point, sizeof(point), &noexec))
-		snprintf(point, sizeof(point), "?");
-	if (!fstatfs(fd, &sfs) && (sfs.f_type == PROC_MAGIC ||
-				   sfs.f_type == SYSFS_MAGIC))
-		never_exec = sfs.f_type == PROC_MAGIC ? "proc" : "sysfs";
-
-	if (policy < 0 || (policy & OMAYEXEC_ENFORCE_MOUNT)) {
-		if (never_exec) {
-			snprintf(reason, sizeof(reason),
-				 "never-executable file system (%s): %s",
-				 never_exec, point);
-			add_reason(buf, len, reason);
-		} else if (noexec) {
-			snprintf(reason, sizeof(reason), "noexec mount: %s",
-				 point);
-			add_reason(buf, len, reason);
-		}
-	}
-	/*
-	 * faccessat(X_OK) is the kernel's own permission check (ACLs and LSMs
-	 * included), but it fails on any noexec mount whatever the mode: there
-	 * only the mode bits can tell.
-	 */
-	if (policy < 0 || (policy & OMAYEXEC_ENFORCE_FILE)) {
-		if (noexec || never_exec)
-			no_x = !mode_allows_exec(&st);
-		else
-			no_x = faccessat(AT_FDCWD, path, X_OK, AT_EACCESS) != 0;
-		if (no_x) {
-			snprintf(reason, sizeof(reason),
-				 "no exec permission for uid %u",
-				 (unsigned int)geteuid());
-			add_reason(buf, len, reason);
-		}
-	}
-	if (!buf[0])
-		snprintf(buf, len,
-			 "refused by the kernel for a reason this tool cannot see (an LSM?)");
+	refusal_reasons(fd, policy, buf, len);
 	close(fd);
 }
 
@@ -410,20 +458,43 @@ static int exec_check(const char *path)
 /* Why the exec check failed with @err: its reasons, as for a refusal. */
 static void check_reasons(const char *path, int err, char *buf, size_t len)
 {
-	if (err == ETXTBSY)
-		snprintf(buf, len, "open for writing");
-	else if (err == EACCES)
-		refusal_reasons(path, -1, buf, len);
+	if (err == EACCES)
+		path_reasons(path, -1, buf, len);
 	else
-		snprintf(buf, len, "%s", strerror(err));
+		refusal_check_reasons(-1, err, buf, len);
 }
 
+/*
+ * One line per PATH.  Exits 0 when every PATH is allowed, 1 when some are
+ * refused and the others allowed, 2 when some could not be checked (an
+ * "error" line): then the answer is not known for all of them, and a
+ * script must not take that for a refusal it could fix with chmod.
+ * --restrict-file: a failed exec check refuses, as it does for an
+ * interpreter under SECBIT_EXEC_RESTRICT_FILE (omayexec run
+ * --restrict-file), whatever this process's own bits: the answer the user
+ * gets from a shell without the bit is the one the refused program got.
+ */
 static int cmd_check(int argc, char *argv[])
 {
 	struct omayexec_state st;
 	char why[8192];
-	int i, fd, err, check, status = 0;
+	int i, fd, err, check, status = 0, as_restricted = 0;
 
+	/* "--" lets a PATH begin with '-'. */
+	for (i = 0; i < argc && is_option(argv[i]); i++) {
+		if (!strcmp(argv[i], "--restrict-file")) {
+			as_restricted = 1;
+			continue;
+		}
+		if (strcmp(argv[i], "--"))
+			return usage_error("check", "unknown option '%s'", argv[i]);
+		i++;
+		break;
+	}
+	argc -= i;
+	argv += i;
+	if (!argc)
+		return usage_error("check", "no PATH given");
 	if (omayexec_get_state(&st, sizeof(st))) {
 		fprintf(stderr, PROG ": check: %s\n", strerror(errno));
 		return 2;
@@ -437,7 +508,14 @@ static int cmd_check(int argc, char *argv[])
 				   O_RDONLY | O_NONBLOCK | O_NOCTTY);
 		if (fd >= 0) {
 			close(fd);
-			if (check) {
+			if (check && as_restricted) {
+				/* Not refused here, but under the bit it is. */
+				check_reasons(path, check, why, sizeof(why));
+				printf("refused  %s  (%s; under SECBIT_EXEC_RESTRICT_FILE)\n",
+				       path, why);
+				if (!status)
+					status = 1;
+			} else if (check) {
 				check_reasons(path, check, why, sizeof(why));
 				printf("allowed  %s  (the exec check fails: %s; not enforced without SECBIT_EXEC_RESTRICT_FILE or strict mode)\n",
 				       path, why);
@@ -450,10 +528,11 @@ static int cmd_check(int argc, char *argv[])
 			continue;
 		}
 		err = errno;
-		status = 1;
 		if (err == EOPNOTSUPP) {
 			printf("refused  %s  (strict mode, and the kernel does not know O_MAYEXEC)\n",
 			       path);
+			if (!status)
+				status = 1;
 			continue;
 		}
 		/* Ordinary errors: the same open without the flag fails too. */
@@ -462,19 +541,23 @@ static int cmd_check(int argc, char *argv[])
 			close(fd);
 		if (fd < 0) {
 			printf("error    %s  (%s)\n", path, strerror(err));
+			status = 2;
 			continue;
 		}
 		if (err == EACCES && (!check || !st.restrict_file)) {
 			/* The O_MAYEXEC policy refused it. */
-			refusal_reasons(path, st.policy, why, sizeof(why));
+			path_reasons(path, st.policy, why, sizeof(why));
 		} else if (err == check) {
 			/* The check refused it, enforced. */
 			check_reasons(path, check, why, sizeof(why));
 		} else {
 			printf("error    %s  (%s)\n", path, strerror(err));
+			status = 2;
 			continue;
 		}
 		printf("refused  %s  (%s)\n", path, why);
+		if (!status)
+			status = 1;
 	}
 	return status;
 }
@@ -501,13 +584,18 @@ static int cmd_run(int argc, char *argv[])
 			want |= SECBIT_EXEC_DENY_INTERACTIVE;
 		else if (!strcmp(argv[i], "--lock"))
 			lock = 1;
-		else
-			break;
+		else if (is_option(argv[i]))
+			return usage_error("run", "unknown option '%s'", argv[i]);
+		else	/* "--" is required: COMMAND's options are its own. */
+			return usage_error("run", "'--' must come before COMMAND '%s'",
+					   argv[i]);
 	}
-	if (i >= argc || strcmp(argv[i], "--") || i + 1 >= argc || !want) {
-		fprintf(stderr, PROG ": run: give --restrict-file and/or --deny-interactive (and --lock), then -- COMMAND\n");
-		return 2;
-	}
+	if (i >= argc)
+		return usage_error("run", "no '-- COMMAND' given");
+	if (i + 1 >= argc)
+		return usage_error("run", "no COMMAND after '--'");
+	if (!want)
+		return usage_error("run", "no bit asked for: give --restrict-file and/or --deny-interactive");
 	argv += i + 1;
 
 	cur = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
@@ -535,27 +623,43 @@ static int cmd_run(int argc, char *argv[])
 
 int main(int argc, char *argv[])
 {
+	const char *cmd;
 	int ret;
 
+	/* No command at all: the whole usage is the answer. */
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+	cmd = argv[1];
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		if (argc > 2)
+			return bad_argument(cmd, argv[2]);
 		usage(stdout);
-		return 0;
-	}
-	if (!strcmp(argv[1], "status") && argc == 2)
-		ret = cmd_status();
-	else if (!strcmp(argv[1], "set") && argc == 3)
+		ret = 0;
+	} else if (!strcmp(cmd, "--version")) {
+		if (argc > 2)
+			return bad_argument(cmd, argv[2]);
+		printf(PROG " " OMAYEXEC_VERSION "\n");
+		ret = 0;
+	} else if (!strcmp(cmd, "status")) {
+		ret = cmd_status(argc - 2, argv + 2);
+	} else if (!strcmp(cmd, "set")) {
+		/* A POLICY may begin with '-' ("-1"): it is not a policy. */
+		if (argc < 3)
+			return usage_error(cmd, "no POLICY given");
+		if (argc > 3)
+			return usage_error(cmd, "too many arguments: '%s' after POLICY '%s'",
+					   argv[3], argv[2]);
 		ret = cmd_set(argv[2]);
-	else if (!strcmp(argv[1], "check") && argc >= 3)
+	} else if (!strcmp(cmd, "check")) {
 		ret = cmd_check(argc - 2, argv + 2);
-	else if (!strcmp(argv[1], "run"))
+	} else if (!strcmp(cmd, "run")) {
 		return cmd_run(argc - 2, argv + 2);
-	else {
-		usage(stderr);
-		return 2;
+	} else if (is_option(cmd)) {
+		return usage_error(NULL, "unknown option '%s'", cmd);
+	} else {
+		return usage_error(NULL, "unknown command '%s'", cmd);
 	}
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, PROG ": writing the output: %s\n",

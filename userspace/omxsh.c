@@ -22,8 +22,9 @@
  * cannot be judged that way: -D refuses it, unless standard input is a
  * regular file that passes the same check.
  *
- * Exit status: the script's; 126 when a file is refused, 127 when it
- * cannot be opened at all, 2 for a usage or syntax error.
+ * Exit status: the script's; 126 when a file is refused (REFUSAL_STATUS)
+ * or cannot be read, 127 when it cannot be opened at all (no such file),
+ * 2 for a usage or syntax error.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,7 +43,7 @@
 #define MAX_VARS	64
 #define MAX_WORDS	64
 
-#define STATUS_REFUSED	126
+#define STATUS_CANNOT_READ	126	/* as shells: there, but not readable */
 #define STATUS_NOFILE	127
 #define STATUS_SYNTAX	2
 
@@ -292,22 +293,24 @@ static void complain(const struct source *src, const char *fmt, const char *arg)
 	fputc('\n', stderr);
 }
 
-/* The one line that says why a file of code is not run. */
+/*
+ * The one line that says why a file of code is not run: a refusal (the
+ * reason and what decided, from the shared refusal layer), or a file that
+ * cannot be opened at all, as the plain open would fail too.
+ */
 static int refuse_open(const char *path, int err)
 {
-	switch (err) {
-	case EACCES:
-		fprintf(stderr, PROG ": %s: refused: the system's exec policy does not allow running it (see: omayexec check %s)\n",
-			path, path);
-		return STATUS_REFUSED;
-	case EOPNOTSUPP:
-		fprintf(stderr, PROG ": %s: refused: strict mode, and this kernel cannot check files (no O_MAYEXEC support)\n",
-			path);
-		return STATUS_REFUSED;
-	case EPERM:
-		/* A FAN_DENY of an exec-permission listener, or an LSM. */
-		fprintf(stderr, PROG ": %s: refused: " OMAYEXEC_EPERM_WHY "\n", path);
-		return STATUS_REFUSED;
+	char why[8192];
+
+	if (refusal_is_refusal(AT_FDCWD, path, err)) {
+		fprintf(stderr, PROG ": %s: refused: %s\n", path,
+			refusal_why_path(AT_FDCWD, path, err, why, sizeof(why)));
+		return REFUSAL_STATUS;
+	}
+	if (err == EACCES) {
+		/* It exists, but this user may not read it: as shells, 126. */
+		fprintf(stderr, PROG ": %s: cannot read: %s\n", path, strerror(err));
+		return STATUS_CANNOT_READ;
 	}
 	fprintf(stderr, PROG ": %s: cannot open: %s\n", path, strerror(err));
 	return STATUS_NOFILE;
@@ -319,7 +322,7 @@ static int run_file(struct interp *in, const char *path, const char *dir)
 	struct source src = { .line = 0 };
 	char *full = NULL, *slash, *fdir = NULL;
 	FILE *f;
-	int status;
+	int fd, status;
 
 	if (in->depth >= MAX_DEPTH) {
 		fprintf(stderr, PROG ": %s: include nested more than %d deep\n",
@@ -335,9 +338,12 @@ static int run_file(struct interp *in, const char *path, const char *dir)
 		}
 		path = full;
 	}
-	f = omayexec_fopen(path, "re");
+	fd = refusal_open_code(AT_FDCWD, path, O_RDONLY | O_NOCTTY);
+	f = fd < 0 ? NULL : fdopen(fd, "r");
 	if (!f) {
 		status = refuse_open(path, errno);
+		if (fd >= 0)
+			close(fd);
 		in->exiting = 1;
 		free(full);
 		return status;
@@ -492,8 +498,8 @@ static void usage(FILE *out)
 int main(int argc, char *argv[])
 {
 	struct interp in = { .nvars = 0 };
-	const char *code = NULL;
-	char *script = NULL;
+	const char *code = NULL, *deny_option = NULL;
+	char *script = NULL, why[8192];
 	int i, n, status, deny = 0, strict = 0;
 
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
@@ -506,6 +512,7 @@ int main(int argc, char *argv[])
 		} else if (!strcmp(argv[i], "-D") ||
 			   !strcmp(argv[i], "--deny-interactive")) {
 			deny = 1;
+			deny_option = argv[i];
 		} else if (!strcmp(argv[i], "-c") && i + 1 < argc) {
 			code = argv[++i];
 			i++;
@@ -534,8 +541,9 @@ int main(int argc, char *argv[])
 
 	if (code) {
 		if (deny) {
-			fprintf(stderr, PROG ": -c: refused: code given on the command line cannot be checked (deny-interactive)\n");
-			return STATUS_REFUSED;
+			fprintf(stderr, PROG ": -c: refused: code given on the command line cannot be checked %s\n",
+				refusal_deny_tag(deny_option, why, sizeof(why)));
+			return REFUSAL_STATUS;
 		}
 		status = run_string(&in, code);
 	} else if (script) {
@@ -546,18 +554,10 @@ int main(int argc, char *argv[])
 		};
 
 		if (deny && omayexec_check_fd(STDIN_FILENO)) {
-			struct stat st;
-			const char *why;
-
-			if (errno == EOPNOTSUPP)
-				why = "strict mode, and this kernel cannot check files";
-			else if (fstat(STDIN_FILENO, &st) || !S_ISREG(st.st_mode))
-				why = "it is not a regular file (a pipe or a terminal)";
-			else
-				why = "the system's exec policy does not allow running it";
-			fprintf(stderr, PROG ": standard input: refused: %s (deny-interactive)\n",
-				why);
-			return STATUS_REFUSED;
+			fprintf(stderr, PROG ": standard input: refused: %s\n",
+				refusal_why_stdin(STDIN_FILENO, errno, deny_option,
+						  why, sizeof(why)));
+			return REFUSAL_STATUS;
 		}
 		status = run_stream(&in, stdin, &src);
 	}

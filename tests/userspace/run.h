@@ -62,6 +62,9 @@ struct us_opts {
 	bool drop_mac_admin;	/* root without CAP_MAC_ADMIN (bounding set) */
 	const char *const *env;	/* extra "NAME=value" entries, NULL-terminated */
 	const char *cwd;	/* working directory, or NULL */
+	unsigned int alarm;	/* 0, or seconds until SIGALRM kills the
+				 * program (status 128 + 14): a test that it
+				 * answers at once rather than waits */
 };
 
 struct us_result {
@@ -124,6 +127,9 @@ static inline int us_run(struct us_result *r, const struct us_opts *opts,
 			_exit(122);
 		if (opts && opts->as_user && omx_become_user())
 			_exit(123);
+		/* The timer survives execve(2), and nothing here catches it. */
+		if (opts && opts->alarm)
+			alarm(opts->alarm);
 		execve(argv[0], (char *const *)argv, (char *const *)envp);
 		_exit(127);
 	}

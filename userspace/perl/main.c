@@ -33,6 +33,8 @@ EXTERN_C void boot_DynaLoader(pTHX_ CV *cv);
 static void xs_init(pTHX)
 {
 	newXS("DynaLoader::boot_DynaLoader", boot_DynaLoader, __FILE__);
+	/* Perl has opened the script: other opens may wait as they like. */
+	omxpl_script_open_guard(0);
 	omxpl_prompt_check(aTHX);
 }
 
@@ -55,7 +57,8 @@ int main(int argc, char **argv, char **env)
 	int status, option;
 
 	option = take_option(&argc, argv);
-	omxpl_prompt_set_deny(option || omayexec_deny_interactive());
+	omxpl_prompt_set_deny(option || omayexec_deny_interactive(),
+			      option ? OMXPL_DENY_OPTION : NULL);
 	omxpl_prompt_save_env();
 
 	PERL_SYS_INIT3(&argc, &argv, &env);
@@ -75,8 +78,11 @@ int main(int argc, char **argv, char **env)
 	PL_exit_flags |= PERL_EXIT_DESTRUCT_END;
 
 	omxpl_units_install(aTHX);
+	omxpl_nowait_install();
+	omxpl_script_open_guard(1);
 	if (!perl_parse(my_perl, xs_init, argc, argv, NULL))
 		perl_run(my_perl);
+	omxpl_script_open_guard(0);	/* perl_parse() failed before xs_init */
 	status = perl_destruct(my_perl);
 	perl_free(my_perl);
 	PERL_SYS_TERM();

@@ -12,7 +12,10 @@
  *               debugger), on the descriptor Perl reads it from
  *   prompt.c    deny-interactive: -e and -E, standard input, the
  *               debugger's prompt
- *   refuse.c    the one line that says why
+ *   refuse.c    the one line that says why, through the refusal layer
+ *               the interpreters share (../refusal.c)
+ *   nowait.c    the opens of code (the main script, require, use, do
+ *               FILE), which never wait
  */
 #ifndef OMXPL_H
 #define OMXPL_H
@@ -20,18 +23,18 @@
 #include <EXTERN.h>
 #include <perl.h>
 
+#include "../refusal.h"
+
 #define OMXPL_PROG		"omayexec-perl"
-/* As shells, omxsh and omayexec-python3: a file that exists but may not run. */
-#define OMXPL_STATUS_REFUSED	126
 /* The launcher's own option, accepted as the first argument only. */
 #define OMXPL_DENY_OPTION	"--omayexec-deny-interactive"
-#define OMXPL_DENY_TAG		" (deny-interactive)"
 
 /* units.c: wrap every op checker; once, before perl_parse(). */
 void omxpl_units_install(pTHX);
 
-/* prompt.c: whether to refuse code that is no checked file. */
-void omxpl_prompt_set_deny(int on);
+/* prompt.c: whether to refuse code that is no checked file; @option:
+ * the launcher's option that asked for it, or NULL. */
+void omxpl_prompt_set_deny(int on, const char *option);
 /* prompt.c: before perl_parse(): remember what PERL5DB says now. */
 void omxpl_prompt_save_env(void);
 /*
@@ -48,7 +51,23 @@ void omxpl_prompt_check(pTHX);
 int omxpl_judge_fd(int fd);
 /* refuse.c: "omayexec-perl: WHAT: refused: WHY" in @buf (no newline). */
 void omxpl_refusal(char *buf, size_t len, const char *what, int err, int fd);
+/* refuse.c: whether @path is in Perl's own library directories. */
+int omxpl_in_perl_library(const char *path);
+/*
+ * refuse.c: die with @line and a newline (eval catches it; uncaught, the
+ * program exits 126).
+ */
+void omxpl_refuse_die(pTHX_ const char *line) __attribute__((noreturn));
 /* refuse.c: print @line and a newline on Perl's STDERR, exit 126. */
 void omxpl_refuse_exit(pTHX_ const char *line) __attribute__((noreturn));
+
+/*
+ * nowait.c: from before perl_parse() until xs_init, while Perl opens the
+ * main script: an open never waits, and a FIFO is refused at once.
+ */
+void omxpl_script_open_guard(int on);
+/* nowait.c: the same for require, use and do FILE; once, before
+ * perl_parse(). */
+void omxpl_nowait_install(void);
 
 #endif /* OMXPL_H */

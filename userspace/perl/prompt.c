@@ -25,18 +25,20 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "omayexec.h"
 
 static int deny_interactive;
+/* The launcher's option that asked for it, or NULL: the library's source. */
+static const char *deny_option;
 /* PERL5DB before perl_parse(): NULL when unset. */
 static char *perl5db_before;
 
-void omxpl_prompt_set_deny(int on)
+void omxpl_prompt_set_deny(int on, const char *option)
 {
 	deny_interactive = on;
+	deny_option = option;
 }
 
 void omxpl_prompt_save_env(void)
@@ -48,27 +50,23 @@ void omxpl_prompt_save_env(void)
 
 static void refuse(pTHX_ const char *what, const char *why)
 {
-	char line[1024];
+	char line[1024], tag[256];
 
-	snprintf(line, sizeof(line), OMXPL_PROG ": %s: refused: %s" OMXPL_DENY_TAG,
-		 what, why);
+	snprintf(line, sizeof(line), OMXPL_PROG ": %s: refused: %s %s", what,
+		 why, refusal_deny_tag(deny_option, tag, sizeof(tag)));
 	omxpl_refuse_exit(aTHX_ line);
 }
 
 static void check_stdin(pTHX)
 {
-	struct stat st;
+	char line[8192 + 64], why[8192];
 
 	if (!omayexec_check_fd(STDIN_FILENO))
 		return;
-	if (errno == EOPNOTSUPP)
-		refuse(aTHX_ "standard input",
-		       "strict mode, and this kernel cannot check files");
-	if (fstat(STDIN_FILENO, &st) || !S_ISREG(st.st_mode))
-		refuse(aTHX_ "standard input",
-		       "it is not a regular file (a pipe or a terminal)");
-	refuse(aTHX_ "standard input",
-	       "the system's exec policy does not allow running it");
+	snprintf(line, sizeof(line), OMXPL_PROG ": standard input: refused: %s",
+		 refusal_why_stdin(STDIN_FILENO, errno, deny_option, why,
+				   sizeof(why)));
+	omxpl_refuse_exit(aTHX_ line);
 }
 
 /* Plain -d: PERL5DB is what it was (Perl rewrites it for -d:Module). */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The judgement of a file already open, and the one line of a refusal.
+ * The judgement of a file already open, and the one line of a refusal
+ * (its reason from the refusal layer the interpreters share, refusal.c).
  *
  * libomayexec judges a file by opening it (O_MAYEXEC needs an open, and
  * execveat's AT_EXECVE_CHECK then asks about the new descriptor).  Perl
@@ -76,31 +77,36 @@ static int in_perl_library(const char *path)
 	return 0;
 }
 
+int omxpl_in_perl_library(const char *path)
+{
+	return in_perl_library(path);
+}
+
 void omxpl_refusal(char *buf, size_t len, const char *what, int err, int fd)
 {
+	char why[8192];
 	struct stat st;
-	int have_st = !fstat(fd, &st);
 
-	if (err == EOPNOTSUPP)
-		snprintf(buf, len, OMXPL_PROG ": %s: refused: strict mode, and this kernel cannot check files (no O_MAYEXEC support)",
-			 what);
-	else if (err == ERR_NO_PROC)
-		snprintf(buf, len, OMXPL_PROG ": %s: refused: it cannot be checked without /proc/self/fd",
-			 what);
-	else if (err == EPERM)
-		snprintf(buf, len, OMXPL_PROG ": %s: refused: " OMAYEXEC_EPERM_WHY,
-			 what);
-	else if (have_st && !S_ISREG(st.st_mode))
-		snprintf(buf, len, OMXPL_PROG ": %s: refused: it is not a regular file",
-			 what);
-	else if (err != EACCES && err != ETXTBSY)
-		snprintf(buf, len, OMXPL_PROG ": %s: refused: %s", what,
-			 strerror(err));
+	if (err == ERR_NO_PROC)
+		snprintf(why, sizeof(why), "it cannot be checked without /proc/self/fd");
 	else
-		snprintf(buf, len, OMXPL_PROG ": %s: refused: the system's exec policy does not allow running it (see: omayexec check %s)%s",
-			 what, what,
-			 in_perl_library(what) && have_st && !(st.st_mode & 0111) ?
-			 "; under the file policy Perl's modules need the x bit (omayexec-perl-allow-stdlib, see omayexec-perl(1))" : "");
+		refusal_why_fd(fd, err, why, sizeof(why));
+	snprintf(buf, len, OMXPL_PROG ": %s: refused: %s%s", what, why,
+		 err == EACCES && in_perl_library(what) && !fstat(fd, &st) &&
+		 S_ISREG(st.st_mode) &&
+		 !(st.st_mode & 0111) ?
+		 "; Perl's own modules need the x bit: run omayexec-perl-allow-stdlib (see omayexec-perl(1))" : "");
+}
+
+void omxpl_refuse_die(pTHX_ const char *line)
+{
+	/*
+	 * Uncaught, die exits with $! when it is set, else with $? >> 8:
+	 * $! cleared and $? >> 8 at 126, the status of every refusal.
+	 */
+	errno = 0;
+	STATUS_UNIX_SET(REFUSAL_STATUS << 8);
+	Perl_croak(aTHX_ "%s\n", line);
 }
 
 void omxpl_refuse_exit(pTHX_ const char *line)
@@ -108,5 +114,5 @@ void omxpl_refuse_exit(pTHX_ const char *line)
 	PerlIO_flush(PerlIO_stdout());
 	PerlIO_printf(PerlIO_stderr(), "%s\n", line);
 	PerlIO_flush(PerlIO_stderr());
-	my_exit(OMXPL_STATUS_REFUSED);
+	my_exit(REFUSAL_STATUS);
 }

@@ -24,12 +24,13 @@
  * standard input as the main program, which prompt.c decides before
  * compiling.
  *
- * A refused main script: one line, exit status 126.  A refused require,
- * use or do FILE: the unit dies with the line as its error, so require
- * dies (Perl adds its "Compilation failed in require" line, and for use
- * "BEGIN failed"), eval catches it, and do FILE returns undef with the
- * line in $@; %INC records the file as failed, as for any compilation
- * error.
+ * A refused main script, or a refused file of Perl's own library: one
+ * line, exit status 126.  Another refused require, use or do FILE: the
+ * unit dies with the line as its error, so require dies (Perl adds its
+ * "Compilation failed in require" line, and for use "BEGIN failed"), eval
+ * catches it, and do FILE returns undef with the line in $@; %INC records
+ * the file as failed, as for any compilation error.  Uncaught, the
+ * program exits 126.
  *
  * A judged parser is marked with ext magic on its linestr (a new SV per
  * unit): the cost for every later op of the unit is one magic lookup.
@@ -110,11 +111,13 @@ static void judge_unit(pTHX)
 	if (!name || !strncmp(name, "/loader/0x", 10))
 		name = real_name(fd, path, sizeof(path));
 	omxpl_refusal(line, sizeof(line), name, err, fd);
-	if (main_unit)
+	/*
+	 * Perl's own library refused: nothing will run (strict.pm, say), and
+	 * a program's eval would only bury the remedy under its own errors.
+	 */
+	if (main_unit || omxpl_in_perl_library(name))
 		omxpl_refuse_exit(aTHX_ line);
-	/* Uncaught, die exits with $!: the refusal's, not a stray one. */
-	errno = err;
-	Perl_croak(aTHX_ "%s\n", line);
+	omxpl_refuse_die(aTHX_ line);
 }
 
 /*

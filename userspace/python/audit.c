@@ -35,14 +35,24 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "omayexec.h"
 
 static int deny_interactive;
+/* The launcher's option that asked for it, or NULL: the library's source. */
+static const char *deny_option;
 
-#define DENY_TAG	" (deny-interactive)"
+/* Refuse @what, code that is no checked file: @why, and who asked. */
+static int refuse_interactive(const char *what, const char *why)
+{
+	char tag[256], line[512];
+
+	snprintf(line, sizeof(line), "%s %s", why,
+		 refusal_deny_tag(deny_option, tag, sizeof(tag)));
+	omxpy_refusal_line(what, line);
+	return omxpy_raise_exit();
+}
 
 /* The first argument of the event as a file system path (a new bytes). */
 static PyObject *path_arg(PyObject *args)
@@ -82,18 +92,13 @@ static int check_file(PyObject *args, const char *prefix)
 
 static int check_stdin(void)
 {
-	struct stat st;
-	const char *why;
+	char why[8192];
 
 	if (!omayexec_check_fd(STDIN_FILENO))
 		return 0;
-	if (errno == EOPNOTSUPP)
-		why = "strict mode, and this kernel cannot check files" DENY_TAG;
-	else if (fstat(STDIN_FILENO, &st) || !S_ISREG(st.st_mode))
-		why = "it is not a regular file (a pipe or a terminal)" DENY_TAG;
-	else
-		why = "the system's exec policy does not allow running it" DENY_TAG;
-	omxpy_refusal_line("standard input", why);
+	omxpy_refusal_line("standard input",
+			   refusal_why_stdin(STDIN_FILENO, errno, deny_option,
+					     why, sizeof(why)));
 	return omxpy_raise_exit();
 }
 
@@ -108,24 +113,23 @@ static int hook(const char *event, PyObject *args, void *data)
 	if (!strcmp(event, "startup")) {
 		if (!deny_interactive)
 			return check_file(args, "PYTHONSTARTUP=");
-		omxpy_refusal_line("PYTHONSTARTUP",
-				   "start-up code of the interactive prompt" DENY_TAG);
-		return omxpy_raise_exit();
+		return refuse_interactive("PYTHONSTARTUP",
+					  "start-up code of the interactive prompt");
 	}
 	if (!deny_interactive)
 		return 0;
 	if (!strcmp(event, "command")) {
-		omxpy_refusal_line("-c",
-				   "code given on the command line cannot be checked" DENY_TAG);
-		return omxpy_raise_exit();
+		return refuse_interactive("-c",
+					  "code given on the command line cannot be checked");
 	}
 	if (!strcmp(event, "stdin"))
 		return check_stdin();
 	if (!strcmp(event, "interactivehook")) {
-		omxpy_refusal_line("interactive prompt",
-				   "code typed or piped at the prompt cannot be checked" DENY_TAG);
+		refuse_interactive("interactive prompt",
+				   "code typed or piped at the prompt cannot be checked");
 		/* main.c would add a line of its own: see the top of this file. */
-		exit(OMXPY_STATUS_REFUSED);
+		PyErr_Clear();
+		exit(REFUSAL_STATUS);
 	}
 	return 0;
 }
@@ -135,9 +139,10 @@ int omxpy_audit_install(void)
 	return PySys_AddAuditHook(hook, NULL);
 }
 
-void omxpy_audit_deny_interactive(int on)
+void omxpy_audit_deny_interactive(int on, const char *option)
 {
 	deny_interactive = on;
+	deny_option = option;
 }
 
 /* sys.__interactivehook__ when site did not set one: does nothing. */

@@ -7,11 +7,8 @@
  *   omayexec-python3: PATH: refused: WHY
  * for such an error, and hands every other exception to the hook that was
  * there before (sys.__excepthook__, normally).  A program that installs
- * its own sys.excepthook gets the plain exception.
- *
- * Also, when the interpreter fails to start because the open-code hook
- * refused a file of the standard library (the file policy and Debian's
- * 0644 files), a last line says what to do.
+ * its own sys.excepthook gets the plain exception.  The program then
+ * exits 126, as for every refusal, rather than Python's 1 (main.c).
  */
 /* Python.h first: it sets the feature macros (_GNU_SOURCE...). */
 #include "omxpy.h"
@@ -19,6 +16,13 @@
 #include <string.h>
 
 static PyObject *previous_hook;
+/* An uncaught refusal ended the program: its status is 126 (main.c). */
+static int refusal_uncaught;
+
+int omxpy_refusal_uncaught(void)
+{
+	return refusal_uncaught;
+}
 
 /* "refused: WHY" of our OSError: the part after OMXPY_REFUSED_PREFIX. */
 static const char *refusal_reason(PyObject *value)
@@ -61,6 +65,7 @@ static PyObject *excepthook(PyObject *self, PyObject *args)
 		PyUnicode_FSConverter(filename, &bytes);
 	PyErr_Clear();
 	omxpy_refusal_line(bytes ? PyBytes_AS_STRING(bytes) : "?", why);
+	refusal_uncaught = 1;
 	Py_XDECREF(bytes);
 	Py_XDECREF(filename);
 	Py_RETURN_NONE;

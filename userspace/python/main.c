@@ -20,7 +20,11 @@
 /* Python.h first: it sets the feature macros (_GNU_SOURCE...). */
 #include "omxpy.h"
 
+#include <fcntl.h>
 #include <stdio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include "omayexec.h"
@@ -45,24 +49,88 @@ static int fail(const char *what)
 }
 
 /*
- * The interpreter could not start: CPython has printed its traceback.  If
- * the open-code hook refused a file, that is why (the standard library
- * under the file policy): say what to do, in one more line.
+ * Standard error while the interpreter starts goes to a memory file: when
+ * the start fails because the open-code hook refused a file (the standard
+ * library without the x bit, under the exec securebit or the module's
+ * file policy), CPython's path configuration dump and fatal error would
+ * bury the one line that says what to do.  Otherwise what was written is
+ * passed on, unchanged.  -1 when it cannot be captured: then it is not.
  */
-static void stdlib_hint(void)
+static int capture_stderr(int *saved)
 {
-	const char *path = omxpy_first_refused();
+	int mem;
 
-	if (path)
-		fprintf(stderr, OMXPY_PROG ": cannot start: %s was refused; under the file policy the standard library needs the x bit (omayexec-python3-allow-stdlib, see omayexec-python3(1))\n",
-			path);
+	fflush(stderr);
+	mem = memfd_create(OMXPY_PROG "-start", MFD_CLOEXEC);
+	if (mem < 0)
+		return -1;
+	*saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0);
+	if (*saved < 0 || dup2(mem, STDERR_FILENO) < 0) {
+		if (*saved >= 0)
+			close(*saved);
+		close(mem);
+		return -1;
+	}
+	return mem;
+}
+
+/* Standard error back; what was captured written to it when @pass_on. */
+static void release_stderr(int mem, int saved, int pass_on)
+{
+	char buf[4096];
+	ssize_t n;
+	off_t off = 0;
+
+	if (mem < 0)
+		return;
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	while (pass_on && (n = pread(mem, buf, sizeof(buf), off)) > 0) {
+		if (write(STDERR_FILENO, buf, (size_t)n) != n)
+			break;
+		off += n;
+	}
+	close(mem);
+}
+
+/* Flush sys.stderr into the capture before it ends. */
+static void flush_sys_stderr(void)
+{
+	PyObject *stream = PySys_GetObject("stderr"), *res;	/* borrowed */
+
+	if (!stream || stream == Py_None)
+		return;
+	res = PyObject_CallMethod(stream, "flush", NULL);
+	Py_XDECREF(res);
+	PyErr_Clear();
+}
+
+/*
+ * The interpreter could not start because a file was refused: the one
+ * line, with the remedy when the x bit is what is missing (Debian's 0644
+ * library files, refused by a check; not where nothing can check): the
+ * status of a refusal.
+ */
+static int refused_start(const char *path, int err)
+{
+	struct stat st;
+	char why[8192];
+
+	fprintf(stderr, OMXPY_PROG ": cannot start: %s: refused: %s%s\n", path,
+		refusal_why_path(AT_FDCWD, path, err, why, sizeof(why)),
+		err == EACCES && !stat(path, &st) && S_ISREG(st.st_mode) &&
+		!(st.st_mode & 0111) ?
+		"; the standard library needs the x bit: run omayexec-python3-allow-stdlib (see omayexec-python3(1))" : "");
+	return REFUSAL_STATUS;
 }
 
 int main(int argc, char *argv[])
 {
+	const char *refused, *option = NULL;
+	int deny, mem, saved = -1, err, ret;
 	PyConfig config;
 	PyStatus status;
-	int deny;
 
 	if (omxpy_open_code_install())
 		return fail("installing the open-code hook");
@@ -78,15 +146,24 @@ int main(int argc, char *argv[])
 	if (PyStatus_Exception(status))
 		goto exception;
 
-	deny = omayexec_deny_interactive() ||
-	       has_xoption(&config, L"" OMXPY_XOPTION);
-	omxpy_audit_deny_interactive(deny);
+	if (has_xoption(&config, L"" OMXPY_XOPTION))
+		option = "-X " OMXPY_XOPTION;
+	deny = option || omayexec_deny_interactive();
+	omxpy_audit_deny_interactive(deny, option);
 
+	mem = capture_stderr(&saved);
 	status = Py_InitializeFromConfig(&config);
 	if (PyStatus_Exception(status)) {
-		stdlib_hint();
+		refused = omxpy_first_refused(&err);
+		release_stderr(mem, saved, !refused);
+		if (refused) {
+			PyConfig_Clear(&config);
+			return refused_start(refused, err);
+		}
 		goto exception;
 	}
+	flush_sys_stderr();
+	release_stderr(mem, saved, 1);
 	PyConfig_Clear(&config);
 
 	if (omxpy_patch_loaders())
@@ -95,7 +172,11 @@ int main(int argc, char *argv[])
 		return fail("installing sys.excepthook");
 	if (deny && omxpy_interactive_guard())
 		return fail("guarding the interactive prompt");
-	return Py_RunMain();
+	ret = Py_RunMain();
+	/* Python's 1 for an uncaught exception: this one was a refusal. */
+	if (ret == 1 && omxpy_refusal_uncaught())
+		ret = REFUSAL_STATUS;
+	return ret;
 
 exception:
 	PyConfig_Clear(&config);

@@ -13,7 +13,8 @@
  *               checked file (-c, standard input, the interactive prompt)
  *   loaders.c   bare .pyc imports, which do not use the open-code hook
  *   excepthook.c  an uncaught refusal in one line
- *   refuse.c    the one line that says why, and the exit
+ *   refuse.c    the one line that says why, and the exit, through the
+ *               refusal layer the interpreters share (../refusal.c)
  */
 #ifndef OMXPY_H
 #define OMXPY_H
@@ -21,9 +22,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "../refusal.h"
+
 #define OMXPY_PROG		"omayexec-python3"
-/* As shells and omxsh: a file that exists but may not be run. */
-#define OMXPY_STATUS_REFUSED	126
 
 /* How the strerror of a refused file's OSError begins (opencode.c). */
 #define OMXPY_REFUSED_PREFIX	"refused by " OMXPY_PROG ": "
@@ -42,8 +43,9 @@ int omxpy_run_file_check(const char *path);
 
 /* audit.c: install the audit hook; call before Py_Initialize*(). */
 int omxpy_audit_install(void);
-/* audit.c: refuse code that is not a checked file (from now on). */
-void omxpy_audit_deny_interactive(int on);
+/* audit.c: refuse code that is not a checked file (from now on);
+ * @option: the launcher's option that asked for it, or NULL. */
+void omxpy_audit_deny_interactive(int on, const char *option);
 
 /* loaders.c: after initialisation, make SourcelessFileLoader read bare
  * .pyc files through io.open_code().  0, or -1 with a Python error. */
@@ -55,17 +57,20 @@ int omxpy_interactive_guard(void);
 
 /* excepthook.c: after initialisation.  0, or -1 with a Python error. */
 int omxpy_excepthook_install(void);
-/* opencode.c: the first file the hook refused, or NULL. */
-const char *omxpy_first_refused(void);
+/* opencode.c: the first file the hook refused, or NULL; its errno in
+ * *@err. */
+const char *omxpy_first_refused(int *err);
+/* excepthook.c: whether an uncaught refusal ended the program. */
+int omxpy_refusal_uncaught(void);
 
 /*
  * refuse.c: print "omayexec-python3: WHAT: refused: WHY" (one line) on
  * standard error, after flushing Python's own streams.
  */
 void omxpy_refusal_line(const char *what, const char *why);
-/* The reason for errno @err from omayexec_open() on @path. */
+/* The reason for errno @err from refusal_open_code() on @path. */
 const char *omxpy_reason(int err, const char *path);
-/* Whether @err from omayexec_open() is a refusal (not ENOENT...). */
+/* Whether @err from refusal_open_code() is a refusal (not ENOENT...). */
 int omxpy_is_refusal(int err, const char *path);
 /* Set SystemExit(126) as the current Python error: returns -1. */
 int omxpy_raise_exit(void);

@@ -23,9 +23,11 @@
 
 /* For the hint when the interpreter cannot start (main.c). */
 static char first_refused[4096];
+static int first_refused_err;
 
-const char *omxpy_first_refused(void)
+const char *omxpy_first_refused(int *err)
 {
+	*err = first_refused_err;
 	return first_refused[0] ? first_refused : NULL;
 }
 
@@ -33,12 +35,14 @@ const char *omxpy_first_refused(void)
 static void set_refusal(int err, const char *cpath, PyObject *path)
 {
 	PyObject *exc;
-	char msg[4096 + 256];
+	char msg[8192 + 256];
 
 	snprintf(msg, sizeof(msg), OMXPY_REFUSED_PREFIX "%s",
 		 omxpy_reason(err, cpath));
-	if (!first_refused[0])
+	if (!first_refused[0]) {
 		snprintf(first_refused, sizeof(first_refused), "%s", cpath);
+		first_refused_err = err;
+	}
 	exc = PyObject_CallFunction(PyExc_OSError, "isO", err, msg, path);
 	if (exc) {
 		PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
@@ -83,7 +87,7 @@ static PyObject *open_code(PyObject *path, void *data)
 	if (!PyUnicode_FSConverter(path, &bytes))
 		return NULL;
 	cpath = PyBytes_AS_STRING(bytes);
-	fd = omayexec_open(AT_FDCWD, cpath, O_RDONLY);
+	fd = refusal_open_code(AT_FDCWD, cpath, O_RDONLY | O_NOCTTY);
 	if (fd < 0) {
 		err = errno;
 		if (omxpy_is_refusal(err, cpath)) {

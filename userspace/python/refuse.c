@@ -2,6 +2,7 @@
 /*
  * The refusals of omayexec-python3: one line on standard error that names
  * what is refused and why, then exit status 126, as omxsh and shells do.
+ * The reasons and the status are the shared refusal layer's (refusal.c).
  */
 /* Python.h first: it sets the feature macros (_GNU_SOURCE...). */
 #include "omxpy.h"
@@ -9,11 +10,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../refusal.h"
-
 
 /* Flush sys.stdout and sys.stderr, so that the line comes after them. */
 static void flush_python_streams(void)
@@ -43,49 +42,21 @@ void omxpy_refusal_line(const char *what, const char *why)
 	fflush(stderr);
 }
 
-/*
- * omayexec_open() fails with EACCES both for the policy and for an
- * ordinary permission problem (no read permission on the file or a
- * directory): only the first is a refusal of ours; CPython reports the
- * others as it always does.  The kernel refuses every non-regular file.
- */
 int omxpy_is_refusal(int err, const char *path)
 {
-	struct stat st;
-
-	/*
-	 * EPERM: a security module or an exec-permission listener (fanotify:
-	 * fapolicyd) denied the open as code.  The file may still be readable
-	 * by a plain open: never let CPython read it.
-	 */
-	if (err == EOPNOTSUPP || err == EPERM)
-		return 1;
-	if (err != EACCES)
-		return 0;
-	if (stat(path, &st))
-		return 0;
-	if (!S_ISREG(st.st_mode))
-		return 1;
-	return faccessat(AT_FDCWD, path, R_OK, AT_EACCESS) == 0;
+	return refusal_is_refusal(AT_FDCWD, path, err);
 }
 
 const char *omxpy_reason(int err, const char *path)
 {
-	static char buf[4096 + 128];
+	static char buf[8192];
 
-	if (err == EOPNOTSUPP)
-		return "strict mode, and this kernel cannot check files (no O_MAYEXEC support)";
-	if (err == EPERM)
-		return OMAYEXEC_EPERM_WHY;
-	snprintf(buf, sizeof(buf),
-		 "the system's exec policy does not allow running it (see: omayexec check %s)",
-		 path);
-	return buf;
+	return refusal_why_path(AT_FDCWD, path, err, buf, sizeof(buf));
 }
 
 int omxpy_raise_exit(void)
 {
-	PyObject *code = PyLong_FromLong(OMXPY_STATUS_REFUSED);
+	PyObject *code = PyLong_FromLong(REFUSAL_STATUS);
 
 	if (code) {
 		PyErr_SetObject(PyExc_SystemExit, code);

@@ -16,7 +16,8 @@
  * its PLT (with _FILE_OFFSET_BITS=64 every fopen() is fopen64()), and the
  * executable's definition comes first in symbol lookup.  An fopen of
  * exactly the checked path returns a new stream on a duplicate of the
- * checked descriptor (rewound); every other fopen goes to the C library's.  The code CPython compiles is the
+ * checked descriptor (rewound); every other fopen goes to the C
+ * library's.  The code CPython compiles is the
  * code of the file the kernel judged, with CPython's own handling of -x,
  * .pyc scripts, __file__, tracebacks and sys.argv unchanged.
  */
@@ -42,7 +43,8 @@ int omxpy_run_file_check(const char *path)
 	char *copy;
 	int fd, err;
 
-	fd = omayexec_open(AT_FDCWD, path, O_RDONLY | O_NOCTTY);
+	/* Never waits: a FIFO is refused at once, as any non-regular file. */
+	fd = refusal_open_code(AT_FDCWD, path, O_RDONLY | O_NOCTTY);
 	if (fd < 0) {
 		err = errno;
 		if (omxpy_is_refusal(err, path)) {

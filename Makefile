@@ -10,6 +10,11 @@
 #   make check    build for every kernel, boot each in the test VM, run
 #                 every test, and the system-check suites: what runs where
 #                 is tests/suites', boots side by side (tests/run-check)
+#   make check-debug
+#                 the module's suites on Debian 12's and 13's generic
+#                 kernels rebuilt with KASAN, lockdep and the other bug
+#                 finders (scripts/debug-kernels: ten minutes a kernel the
+#                 first time, cached); a report on the console fails it
 #   make soak     build, boot the test VM, run the soak for 10 minutes
 #                 (SOAK_SECONDS=N, SOAK_SEED=N to change or repeat a run)
 #   make bench    build, boot the test VM on each release's generic kernel,
@@ -36,7 +41,7 @@ export KVER KDIR BUILD
 # CPU for the sub-makes (kbuild, userspace/, tests/), unless -j was given.
 JOBS := $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
 
-.PHONY: all deps module userspace tests check system-check soak demo bench install deb sign clean
+.PHONY: all deps module userspace tests check check-debug system-check soak demo bench install deb sign clean
 
 all: module userspace
 
@@ -57,6 +62,16 @@ tests: module userspace
 # no sub-makes of this one, and a warning about make's job server fails them.
 check: tests
 	MAKEFLAGS= MFLAGS= tests/run-check
+
+# The suites that test the module, in the boots tests/suites gives them:
+# those of the main, stress and ima boots, without the interpreters' and
+# mainline's (userspace_*, upstream_*: they test userspace, and cost most
+# of the time).
+DEBUG_SUITES ?= $(shell awk '$$1 == "suite" && $$3 ~ /(^|,)(main|stress|ima)(,|$$)/ && \
+	$$2 !~ /^(userspace|upstream)_/ { print $$2 }' tests/suites)
+
+check-debug: tests
+	MAKEFLAGS= MFLAGS= RUN_CHECK_DEBUG=1 RUN_CHECK_SUITES="$(DEBUG_SUITES)" tests/run-check
 
 # The packages of both releases (scripts/make-deb), then run-check's two
 # system suites alone, side by side.

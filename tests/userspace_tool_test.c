@@ -186,6 +186,13 @@ TEST_F(tool, help_and_version)
 	EXPECT_STREQ(want, r.out);
 }
 
+/* Some decisions, so that the status's counters are not all 0. */
+static void decide_twice(int dirfd)
+{
+	omx_probe_openat2(dirfd, "noexec/x", O_RDONLY | O_CLOEXEC | O_MAYEXEC, 0);
+	omx_probe_openat2(dirfd, "exec/nx", O_RDONLY | O_CLOEXEC | O_MAYEXEC, 0);
+}
+
 TEST_F(tool, status_under_each_policy)
 {
 	static const char *const words[] = {
@@ -202,11 +209,7 @@ TEST_F(tool, status_under_each_policy)
 
 	for (p = 0; p <= 3; p++) {
 		ASSERT_EQ(0, omx_policy_set(p));
-		/* Some decisions, so that the counters are not all 0. */
-		omx_probe_openat2(self->ws.dirfd, "noexec/x",
-				  O_RDONLY | O_CLOEXEC | O_MAYEXEC, 0);
-		omx_probe_openat2(self->ws.dirfd, "exec/nx",
-				  O_RDONLY | O_CLOEXEC | O_MAYEXEC, 0);
+		decide_twice(self->ws.dirfd);
 		ASSERT_EQ(0, omx_stats_read(&stats));
 		us_run(&r, NULL, argv);
 		EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
@@ -466,10 +469,7 @@ TEST_F(tool, status_json_under_each_policy)
 
 	for (p = 0; p <= 3; p++) {
 		ASSERT_EQ(0, omx_policy_set(p));
-		omx_probe_openat2(self->ws.dirfd, "noexec/x",
-				  O_RDONLY | O_CLOEXEC | O_MAYEXEC, 0);
-		omx_probe_openat2(self->ws.dirfd, "exec/nx",
-				  O_RDONLY | O_CLOEXEC | O_MAYEXEC, 0);
+		decide_twice(self->ws.dirfd);
 		ASSERT_EQ(0, omx_stats_read(&stats));
 		status_json(_metadata, self->omayexec, NULL, &o);
 		EXPECT_JSON(&o, "module_loaded", "true");

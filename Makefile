@@ -85,7 +85,7 @@ soak: tests
 demo: module userspace
 	qemu/demo
 
-bench: module
+bench: module userspace
 	$(MAKE) -C tests/bench BUILD=$(BUILD)
 	tests/bench/run-bench
 

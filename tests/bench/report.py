@@ -635,6 +635,7 @@ def write_chart(out, summaries):
     if interp:
         interp_plot = f"""set title "The enlightened interpreter over the stock one on the same work, % (icount medians); targets +3% at policy 3, +8% with --restrict-file"
 set ylabel "% over the stock interpreter"
+set yrange [*<0:10<*]
 set arrow 1 from graph 0, first 3 to graph 1, first 3 nohead dt 2 lc rgb "red"
 set arrow 2 from graph 0, first 8 to graph 1, first 8 nohead dt 3 lc rgb "orange"
 plot "{out}/chart-interp.dat" using 2:xtic(1) title "{INTERP_CHART[0][0]}" lc rgb "#7f7f7f", \\
@@ -643,6 +644,7 @@ plot "{out}/chart-interp.dat" using 2:xtic(1) title "{INTERP_CHART[0][0]}" lc rg
      "" using 5 title "{INTERP_CHART[3][0]}" lc rgb "#d62728"
 unset arrow 1
 unset arrow 2
+set autoscale y
 """
     gp = f"""# Written by tests/bench/report.py
 set terminal pngcairo noenhanced size 1200,{1350 if interp else 900} font "sans,10"

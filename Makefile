@@ -18,7 +18,7 @@
 #   make soak     build, boot the test VM, run the soak for 10 minutes
 #                 (SOAK_SECONDS=N, SOAK_SEED=N to change or repeat a run)
 #   make bench    build, boot the test VM on each release's generic kernel,
-#                 measure what the hooks cost
+#                 measure what an enlightened interpreter and the hooks cost
 #   make system-check
 #                 the packages on real installed Debian 12 and 13 systems
 #                 booted from disk (tests/system/run): apt, DKMS, systemd,

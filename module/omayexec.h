@@ -6,6 +6,7 @@
 #define _OMAYEXEC_H
 
 #include <linux/compiler.h>
+#include <linux/percpu.h>
 #include <linux/static_call_types.h>
 #include <linux/types.h>
 
@@ -181,15 +182,39 @@ int omayexec_create_user_ns(struct cred *new);
 int omayexec_securebits_install(void);
 void omayexec_securebits_remove(void);
 
-/* stats.c: counts of O_MAYEXEC decisions, in /sys/module/omayexec/stats/. */
-void omayexec_count(enum omayexec_verdict verdict);
+/*
+ * stats.c: counts of O_MAYEXEC decisions, in /sys/module/omayexec/stats/.
+ * Counted inline: every O_MAYEXEC open counts, and the increment of a
+ * per-CPU counter is one instruction where a call to it was a dozen.
+ */
+DECLARE_PER_CPU(unsigned long, omayexec_counts[OMAYEXEC_NR_VERDICTS]);
+
+static inline void omayexec_count(enum omayexec_verdict verdict)
+{
+	this_cpu_inc(omayexec_counts[verdict]);
+}
+
 int omayexec_stats_register(void);
 void omayexec_stats_unregister(void);
 
-/* audit.c: one audit record per refusal, and per allowed open on request. */
+/*
+ * audit.c: one audit record per refusal, and per allowed open on request.
+ * An allowed open, the common case, is not recorded unless audit_allowed
+ * says so: that test is inline, so that it costs a load, not a call.
+ */
 extern bool omayexec_audit_allowed;
-void omayexec_audit(enum omayexec_verdict verdict, const struct path *path,
-		    enum omayexec_interface interface, int policy);
+void omayexec_audit_record(enum omayexec_verdict verdict,
+			   const struct path *path,
+			   enum omayexec_interface interface, int policy);
+
+static inline void omayexec_audit(enum omayexec_verdict verdict,
+				  const struct path *path,
+				  enum omayexec_interface interface, int policy)
+{
+	if (verdict == OMAYEXEC_ALLOWED && !READ_ONCE(omayexec_audit_allowed))
+		return;
+	omayexec_audit_record(verdict, path, interface, policy);
+}
 
 /* trampolines.S: the code that ftrace calls at the hooked functions' entry. */
 void omayexec_do_sys_openat2_tramp(void);

@@ -101,7 +101,7 @@ static bool exec_check_folds(const struct inode *inode, int policy,
 
 /*
  * Reached from the may_open trampoline when @flag carries O_MAYEXEC, which
- * only omayexec_do_open() puts there: the module is pinned for the whole
+ * only omayexec_do_open() puts there: the module is kept for the whole
  * call.  omayexec_do_open() also marked RFC v1 opens in @acc_mode.
  */
 int omayexec_may_open(omayexec_idmap_t *idmap, const struct path *path,

@@ -6,6 +6,7 @@
 #define _OMAYEXEC_H
 
 #include <linux/compiler.h>
+#include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/static_call_types.h>
 #include <linux/types.h>
@@ -115,6 +116,26 @@ int omayexec_pin_prepare(void);
 void omayexec_pin_cancel(void);
 void omayexec_pin(void);
 void omayexec_pin_release(void);
+extern bool omayexec_pinned;
+
+/*
+ * Take a reference on the module for a call that may sleep in its code
+ * (an open: a FIFO without a writer), unless it is pinned: then it can
+ * never be unloaded, and the reference, an atomic on a line every CPU
+ * shares, buys nothing.  False if the module is going away.  Once true,
+ * omayexec_pinned stays true: a call that saw it needs no put.
+ */
+static inline bool omayexec_get(bool *got)
+{
+	*got = !READ_ONCE(omayexec_pinned);
+	return !*got || try_module_get(THIS_MODULE);
+}
+
+static inline void omayexec_put(bool got)
+{
+	if (got)
+		module_put(THIS_MODULE);
+}
 
 /*
  * hooks.c: install and remove the ftrace direct calls, and the guard that

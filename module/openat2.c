@@ -94,7 +94,7 @@ static struct file *exec_file_check(struct file *file)
 
 /*
  * do_sys_openat2() for an open_how that carries O_MAYEXEC, on behalf of
- * @interface.  The caller has pinned the module.
+ * @interface.  The caller keeps the module (omayexec_get()).
  */
 long omayexec_do_open(int dfd, const char __user *filename,
 		      const struct open_how *how,
@@ -141,14 +141,15 @@ long omayexec_do_open(int dfd, const char __user *filename,
 long omayexec_openat2(int dfd, const char __user *filename,
 		      struct open_how *how)
 {
+	bool got;
 	long fd;
 
 	/*
-	 * Pin the module while the open runs: it may sleep for a long time
+	 * Keep the module while the open runs: it may sleep for a long time
 	 * (a FIFO without a writer) with this function on its stack.  If the
 	 * module is already going away, answer as the stock kernel does.
 	 */
-	if (!try_module_get(THIS_MODULE))
+	if (!omayexec_get(&got))
 		return -EINVAL;
 
 	fd = omayexec_do_open(dfd, filename, how, OMAYEXEC_OPENAT2);
@@ -157,7 +158,7 @@ long omayexec_openat2(int dfd, const char __user *filename,
 	 * After this, only the return is left to run in the module; exit
 	 * waits for it with synchronize_rcu_tasks().
 	 */
-	module_put(THIS_MODULE);
+	omayexec_put(got);
 	return fd;
 }
 

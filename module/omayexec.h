@@ -159,8 +159,7 @@ enum omayexec_interface {
 /* openat2.c: do_sys_openat2() for the opens that carry O_MAYEXEC. */
 int omayexec_openat2_selftest(void);
 long omayexec_do_open(int dfd, const char __user *filename,
-		      const struct open_how *how,
-		      enum omayexec_interface interface);
+		      struct open_how *how, enum omayexec_interface interface);
 long omayexec_openat2(int dfd, const char __user *filename,
 		      struct open_how *how);
 

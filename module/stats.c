@@ -15,7 +15,7 @@
 #include <linux/percpu.h>
 #include <linux/sysfs.h>
 
-#include "omayexec.h"
+#include "common.h"
 
 /* Counted by omayexec_count() (omayexec.h). */
 DEFINE_PER_CPU(unsigned long, omayexec_counts[OMAYEXEC_NR_VERDICTS]);

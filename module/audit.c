@@ -83,7 +83,7 @@ static void log_path(struct audit_buffer *ab, const struct path *path)
 	kfree(buf);
 }
 
-/* omayexec_audit() (omayexec.h) has let allowed opens through on request. */
+/* omayexec_audit() (common.h) has let allowed opens through on request. */
 void omayexec_audit_record(enum omayexec_verdict verdict,
 			   const struct path *path,
 			   enum omayexec_interface interface, int policy)

@@ -34,7 +34,7 @@ static struct module_use *self_use;
 
 /*
  * Set under module_mutex, never cleared; read without it by
- * omayexec_get() (omayexec.h), which takes no reference once it is set.
+ * omayexec_get() (common.h), which takes no reference once it is set.
  */
 bool omayexec_pinned;
 

@@ -17,7 +17,7 @@
 
 #include "common.h"
 
-/* Counted by omayexec_count() (omayexec.h). */
+/* Counted by omayexec_count() (common.h). */
 DEFINE_PER_CPU(unsigned long, omayexec_counts[OMAYEXEC_NR_VERDICTS]);
 
 static unsigned long sum(enum omayexec_verdict verdict)

@@ -312,14 +312,16 @@ TEST_F(php, every_way_to_compile_a_file)
  * cached), then loses its x bit and is included again.  OPcache would
  * serve it from its cache without reading it; the extension's hook is
  * outside OPcache's, so the file is judged again: refused under the file
- * policy.  The script says whether the file was in the cache.
+ * policy.  The script says whether the file was in the cache (OPcache
+ * caches no file changed in the last file_update_protection seconds: 0).
  */
 TEST_F(php, opcache_hit_is_judged)
 {
 	const char *cached = omx_ws_path(&self->ws, "exec/cached.php");
 	const char *script = omx_ws_path(&self->ws, "exec/opcache.php");
 	const char *args[] = { "-d", "zend_extension=opcache.so", "-d",
-			       "opcache.enable_cli=1", script, NULL };
+			       "opcache.enable_cli=1", "-d",
+			       "opcache.file_update_protection=0", script, NULL };
 	bool file_policy = (variant->policy & OMAYEXEC_ENFORCE_FILE) ||
 			   (variant->bits & SECBIT_EXEC_RESTRICT_FILE);
 	char text[PATH_MAX * 4];

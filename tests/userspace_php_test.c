@@ -17,7 +17,7 @@
  *   0644, is refused when it is included again from the cache;
  * - an include of a FIFO is refused at once, not waited on; an include of
  *   data:// has no file to judge and is refused;
- * - -r, -R, eval() and standard input (a pipe, a file) with and without
+ * - -r, -R, -a (the readline shell), eval() and standard input (a pipe, a file) with and without
  *   deny-interactive (the ini setting omayexec.deny_interactive,
  *   OMAYEXEC_DENY_INTERACTIVE=1, the securebit).
  *
@@ -378,7 +378,7 @@ TEST_F(php, no_local_file_is_refused)
 			   "refused: not a local file: no file the kernel could check\n");
 }
 
-/* Code given as a string: -r, -R, eval(). */
+/* Code given as a string: -r, -R, eval(); the interactive shell. */
 TEST_F(php, strings_of_code)
 {
 	const char *eval_script = omx_ws_path(&self->ws, "exec/eval.php");
@@ -390,6 +390,9 @@ TEST_F(php, strings_of_code)
 	const char *eval_ini[] = { "-d", "omayexec.deny_interactive=1",
 				   eval_script, NULL };
 	const char *eval_plain[] = { eval_script, NULL };
+	const char *dash_a[] = { "-d", "extension=readline.so", "-a", NULL };
+	const char *dash_a_ini[] = { "-d", "extension=readline.so", "-d",
+				     "omayexec.deny_interactive=1", "-a", NULL };
 	const char *env[] = { "OMAYEXEC_DENY_INTERACTIVE=1", NULL };
 	struct us_opts by_env = { .stdin_fd = -1, .env = env };
 	int in = us_pipe_with("line\n");
@@ -413,6 +416,25 @@ TEST_F(php, strings_of_code)
 	run_php(&r, &piped, self->php, self->ext, dash_big_r);
 	EXPECT_PHP_REFUSED(r, "Command line run code", "", STRING_WHY INI_TAG);
 	close(in);
+
+	/* The interactive shell (readline's): refused before it prompts. */
+	in = us_pipe_with("echo \"ran a\\n\";\n");
+	ASSERT_LE(0, in);
+	piped.stdin_fd = in;
+	run_php(&r, &piped, self->php, self->ext, dash_a);
+	close(in);
+	if (deny_bit(variant))
+		EXPECT_PHP_REFUSED(r, "interactive shell", "Interactive shell\n\n",
+				   "refused: code typed at a prompt cannot be checked " BIT_TAG);
+	else
+		EXPECT_PHP_RAN(r, "Interactive shell\n\nran a\n");
+	in = us_pipe_with("echo \"ran a\\n\";\n");
+	ASSERT_LE(0, in);
+	piped.stdin_fd = in;
+	run_php(&r, &piped, self->php, self->ext, dash_a_ini);
+	close(in);
+	EXPECT_PHP_REFUSED(r, "interactive shell", "Interactive shell\n\n",
+			   "refused: code typed at a prompt cannot be checked " INI_TAG);
 
 	run_php(&r, NULL, self->php, self->ext, eval_plain);
 	if (deny_bit(variant))

@@ -10,6 +10,11 @@
  * string.  The CLI's standard input as main script ("php < file", "php
  * -") is a file handle, not a string: it runs only when it is a regular
  * file that passes omayexec_check_fd(), as for omxsh and omayexec-python3.
+ * The CLI's interactive shell (-a with the readline extension) evaluates
+ * each line in a zend_try of its own, which would go on prompting after a
+ * refusal: with deny-interactive the shell itself is replaced by a
+ * refusal (exit 126) before it prompts.  Without the readline extension,
+ * -a reads standard input as a script, judged as above.
  *
  * What stays possible is code PHP builds in memory without compiling
  * source text: closures and callables the scripts already hold, and
@@ -23,8 +28,13 @@
  */
 #include "omxphp.h"
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <syslog.h>
 #include <unistd.h>
+
+#include <SAPI.h>
+#include <sapi/cli/cli.h>
 
 #include "omayexec.h"
 
@@ -32,10 +42,42 @@ static bool deny_interactive;
 /* The ini setting when it asked, else NULL: the library's source. */
 static const char *deny_option;
 
+/* The CLI's interactive shell, replaced: one line, and the status of a refusal. */
+static int refuse_shell(void)
+{
+	char line[512], tag[256];
+
+	snprintf(line, sizeof(line),
+		 OMXPHP_PROG ": interactive shell: refused: code typed at a prompt cannot be checked %s",
+		 refusal_deny_tag(deny_option, tag, sizeof(tag)));
+	php_log_err_with_severity(line, LOG_ERR);
+	return REFUSAL_STATUS;
+}
+
+/*
+ * The CLI exports its shell's callbacks (the readline extension fills
+ * them in at its startup, and looks them up the same way): other SAPIs
+ * have none.
+ */
+static void replace_cli_shell(void)
+{
+	cli_shell_callbacks_t *(*get_callbacks)(void);
+	cli_shell_callbacks_t *cb;
+
+	if (strcmp(sapi_module.name, "cli"))
+		return;
+	*(void **)&get_callbacks = dlsym(RTLD_DEFAULT, "php_cli_get_shell_callbacks");
+	cb = get_callbacks ? get_callbacks() : NULL;
+	if (cb)
+		cb->cli_shell_run = refuse_shell;
+}
+
 void omxphp_prompt_init(bool ini_deny)
 {
 	deny_option = ini_deny ? OMXPHP_DENY_INI : NULL;
 	deny_interactive = ini_deny || omayexec_deny_interactive() == 1;
+	if (deny_interactive)
+		replace_cli_shell();
 }
 
 zend_op_array *omxphp_compile_string(zend_string *source, const char *filename,

@@ -423,11 +423,14 @@ TEST_F(php, strings_of_code)
 	piped.stdin_fd = in;
 	run_php(&r, &piped, self->php, self->ext, dash_a);
 	close(in);
-	if (deny_bit(variant))
+	if (deny_bit(variant)) {
 		EXPECT_PHP_REFUSED(r, "interactive shell", "Interactive shell\n\n",
 				   "refused: code typed at a prompt cannot be checked " BIT_TAG);
-	else
-		EXPECT_PHP_RAN(r, "Interactive shell\n\nran a\n");
+	} else {
+		/* libedit may say on stderr that the guest has no termcap. */
+		EXPECT_EQ(0, r.status) TH_LOG("stderr: %s", r.err);
+		EXPECT_STREQ("Interactive shell\n\nran a\n", r.out);
+	}
 	in = us_pipe_with("echo \"ran a\\n\";\n");
 	ASSERT_LE(0, in);
 	piped.stdin_fd = in;

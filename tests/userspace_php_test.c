@@ -15,6 +15,7 @@
  *   126 with the line, or the file runs;
  * - OPcache on for the CLI: a file cached while it was allowed, then made
  *   0644, is refused when it is included again from the cache;
+ * - a file in a phar archive on the noexec mount is judged as the archive;
  * - an include of a FIFO is refused at once, not waited on; an include of
  *   data:// has no file to judge and is refused;
  * - -r, -R, -a (the readline shell), eval() and standard input (a pipe, a file) with and without
@@ -341,6 +342,44 @@ TEST_F(php, opcache_hit_is_judged)
 	}
 	EXPECT_PHP_REFUSED(r, cached, "ran cached\ncached\n", POLICY_WHY);
 	EXPECT_NE(NULL, strstr(r.err, "no exec permission")) TH_LOG("%s", r.err);
+}
+
+/*
+ * A phar archive on the noexec mount (with the x bit), made by PHP
+ * without the extension: an include of a file in it through phar:// is
+ * judged as the archive (by its name), refused or run as the policy says.
+ */
+TEST_F(php, phar_is_judged_as_its_archive)
+{
+	const char *maker = omx_ws_path(&self->ws, "exec/mkphar.php");
+	const char *script = omx_ws_path(&self->ws, "exec/phar.php");
+	const char *make[] = { self->php, "-n", "-d", "extension=phar.so", "-d",
+			       "phar.readonly=0", maker, NULL };
+	const char *args[] = { "-d", "extension=phar.so", script, NULL };
+	char text[PATH_MAX * 4], what[PATH_MAX + 32];
+	struct us_result r;
+
+	snprintf(text, sizeof(text),
+		 "<?php\n$p = new Phar('%1$s/app.phar');\n"
+		 "$p['lib.php'] = '<?php file_put_contents(\\'%2$s\\', \\'x\\'); echo \"ran lib\\\\n\";';\n"
+		 "$p->setStub('<?php __HALT_COMPILER();');\n", self->noexec_dir,
+		 self->marker);
+	ASSERT_EQ(0, us_write_file(maker, text, 0755));
+	us_run(&r, NULL, make);
+	ASSERT_EQ(0, r.status) TH_LOG("%s%s", r.out, r.err);
+	ASSERT_EQ(0, chmod(omx_ws_path(&self->ws, "noexec/app.phar"), 0755));
+	snprintf(what, sizeof(what), "phar://%s/app.phar/lib.php", self->noexec_dir);
+	snprintf(text, sizeof(text),
+		 "<?php\necho \"before\\n\";\ninclude '%s';\necho \"after\\n\";\n", what);
+	ASSERT_EQ(0, us_write_file(script, text, 0755));
+	unlink(self->marker);
+	run_php(&r, NULL, self->php, self->ext, args);
+	if (allowed(variant, true, true)) {
+		EXPECT_PHP_RAN(r, "before\nran lib\nafter\n");
+		return;
+	}
+	EXPECT_PHP_REFUSED(r, what, "before\n", "noexec mount: ");
+	EXPECT_FALSE(marker_written(self->marker));
 }
 
 /* A FIFO found by include: refused at once in every variant. */

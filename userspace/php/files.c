@@ -147,24 +147,31 @@ static int open_named(zend_file_handle *h, int type)
 /* The archive of a phar:// name, judged by its name; returns when it may run. */
 static void judge_phar(const char *url)
 {
-	char path[4096], *slash;
+	char path[4096], *end;
 	struct stat st;
 	int fd;
 
 	snprintf(path, sizeof(path), "%s", url + strlen(PHAR_SCHEME));
 	/* The archive is the shortest prefix of the path that is a file. */
-	for (slash = strchr(path + 1, '/'); ; slash = strchr(slash + 1, '/')) {
-		if (slash)
-			*slash = '\0';
-		if (!stat(path, &st) && !S_ISDIR(st.st_mode))
+	for (end = path; ; end++) {
+		end = strchr(end, '/');
+		if (end == path)
+			continue;	/* the leading "/" of an absolute path */
+		if (end)
+			*end = '\0';
+		if (path[0] && !stat(path, &st) && !S_ISDIR(st.st_mode))
 			break;
-		if (!slash)
+		if (!end)
 			omxphp_refuse(url, "no archive file found under the phar:// name");
-		*slash = '/';
+		*end = '/';
 	}
 	fd = refusal_open_code(AT_FDCWD, path, O_RDONLY | O_NOCTTY);
-	if (fd < 0)
-		omxphp_refuse_file(url, errno, -1);
+	if (fd < 0) {
+		char why[8192];
+
+		refusal_why_path(AT_FDCWD, path, errno, why, sizeof(why));
+		omxphp_refuse(url, why);
+	}
 	close(fd);
 }
 

@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "omx_test.h"
-#include "userspace/run.h"
+#include "userspace_run.h"
 #include "quickstart_mainline.h"	/* QUICKSTART_MAINLINE: the block */
 
 #define EXPECT_HAS(haystack, needle) \

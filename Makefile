@@ -26,12 +26,13 @@
 #                 the README's quick starts, a service under the exec bits,
 #                 a kernel upgrade, the initramfs, fapolicyd, dpkg --purge
 #   make deb      the Debian packages of both releases in
-#                 build/deb/{bookworm,trixie}/, lintian-checked: the six of
-#                 debian/control (scripts/packages lists them):
+#                 build/deb/{bookworm,trixie}/, lintian-checked: the seven
+#                 of debian/control (scripts/packages lists them):
 #                 omayexec-dkms, libomayexec1, libomayexec-dev, omayexec,
-#                 omayexec-python3, omayexec-perl
+#                 omayexec-python3, omayexec-perl, omayexec-php
 #   make install [DESTDIR=dir] [PREFIX=/usr/local]
-#                 the userspace part without packages (below)
+#                 the userspace part without packages (below; the PHP
+#                 extension: make -C userspace php install-php)
 #   make sign KEY=MOK.priv CERT=MOK.der [MODULE=module/omayexec.ko]
 #                 sign the module with a machine-owner key (Secure Boot)
 #   make clean    remove build/ and the module's objects

@@ -19,7 +19,8 @@
 #   make soak     build, boot the test VM, run the soak for 10 minutes
 #                 (SOAK_SECONDS=N, SOAK_SEED=N to change or repeat a run)
 #   make bench    build, boot the test VM on each release's generic kernel,
-#                 measure what the hooks cost (docs/performance.md)
+#                 measure what an enlightened interpreter and the hooks
+#                 cost (docs/performance.md)
 #   make system-check
 #                 the packages on real installed Debian 12 and 13 systems
 #                 booted from disk (tests/system/run): apt, DKMS, systemd,
@@ -100,7 +101,7 @@ soak: tests
 demo: module userspace
 	qemu/demo
 
-bench: module
+bench: module userspace
 	$(MAKE) -C tests/bench BUILD=$(BUILD)
 	tests/bench/run-bench
 

@@ -11,6 +11,7 @@
 #include <linux/static_call_types.h>
 #include <linux/types.h>
 
+#include "arch.h"
 #include "compat.h"
 
 struct cred;
@@ -54,12 +55,13 @@ struct omayexec_symbols {
 	/* Hooked: the trampolines run at their entry. */
 	unsigned long do_sys_openat2;
 	unsigned long may_open;
-	unsigned long sys_open;			/* __x64_sys_open */
-	unsigned long sys_openat;		/* __x64_sys_openat */
-	unsigned long compat_sys_open;		/* __ia32_compat_sys_open */
-	unsigned long compat_sys_openat;	/* __ia32_compat_sys_openat */
-	unsigned long sys_execveat;		/* __x64_sys_execveat */
-	unsigned long compat_sys_execveat;	/* __ia32_compat_sys_execveat */
+	/* The syscall entries (arch.h: OMAYEXEC_SYS, OMAYEXEC_COMPAT_SYS). */
+	unsigned long sys_open;
+	unsigned long sys_openat;
+	unsigned long compat_sys_open;
+	unsigned long compat_sys_openat;
+	unsigned long sys_execveat;
+	unsigned long compat_sys_execveat;
 	unsigned long cap_task_prctl;
 	unsigned long create_user_ns;
 	/* Watched, not hooked (securebits.c). */
@@ -236,7 +238,7 @@ static inline void omayexec_audit(enum omayexec_verdict verdict,
 	omayexec_audit_record(verdict, path, interface, policy);
 }
 
-/* trampolines.S: the code that ftrace calls at the hooked functions' entry. */
+/* arch/ARCH/trampolines.S: what ftrace calls at the hooked functions' entry. */
 void omayexec_do_sys_openat2_tramp(void);
 void omayexec_may_open_tramp(void);
 void omayexec_sys_open_tramp(void);

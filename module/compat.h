@@ -81,6 +81,32 @@ static inline int omayexec_unregister_direct(struct ftrace_ops *ops,
 }
 
 /*
+ * The first argument of a function watched by an ftrace_ops callback
+ * (securebits.c), 0 if it cannot be read.  Where ftrace can save all the
+ * registers (DYNAMIC_FTRACE_WITH_REGS: x86, and 6.1 arm64) it is read
+ * from them, as it always was; 6.12 arm64 only has the argument registers
+ * (DYNAMIC_FTRACE_WITH_ARGS) and refuses FTRACE_OPS_FL_SAVE_REGS
+ * (-EINVAL): ftrace_regs_get_argument() reads them there.
+ */
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+#define OMAYEXEC_WATCH_FLAGS	FTRACE_OPS_FL_SAVE_REGS
+
+static inline unsigned long omayexec_watched_arg0(struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	return regs ? regs_get_kernel_argument(regs, 0) : 0;
+}
+#else
+#define OMAYEXEC_WATCH_FLAGS	0
+
+static inline unsigned long omayexec_watched_arg0(struct ftrace_regs *fregs)
+{
+	return ftrace_regs_get_argument(fregs, 0);
+}
+#endif
+
+/*
  * The mark an O_MAYEXEC open leaves on its file, the fsnotify events it
  * raises, and Landlock's EXECUTE right.
  *

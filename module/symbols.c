@@ -180,10 +180,10 @@ int omayexec_resolve_symbols(void)
 	}
 
 	err = RESOLVE(do_sys_openat2) ?: RESOLVE(may_open) ?:
-	      RESOLVE_AS(sys_open, "__x64_sys_open") ?:
-	      RESOLVE_AS(sys_openat, "__x64_sys_openat") ?:
-	      RESOLVE_AS(compat_sys_open, "__ia32_compat_sys_open") ?:
-	      RESOLVE_AS(compat_sys_openat, "__ia32_compat_sys_openat") ?:
+	      RESOLVE_AS(sys_open, OMAYEXEC_SYS(open)) ?:
+	      RESOLVE_AS(sys_openat, OMAYEXEC_SYS(openat)) ?:
+	      RESOLVE_AS(compat_sys_open, OMAYEXEC_COMPAT_SYS(open)) ?:
+	      RESOLVE_AS(compat_sys_openat, OMAYEXEC_COMPAT_SYS(openat)) ?:
 	      RESOLVE_CALL(may_open) ?: RESOLVE_CALL(build_open_flags) ?:
 	      RESOLVE_CALL(getname) ?: RESOLVE_CALL(do_filp_open);
 	/* Landlock reads the exec right from __FMODE_EXEC (compat.h). */
@@ -199,8 +199,8 @@ int omayexec_resolve_symbols(void)
 	 * signatures (no .isra or .constprop clone); then what the exec
 	 * securebits need (securebits.c).
 	 */
-	return RESOLVE_AS(sys_execveat, "__x64_sys_execveat") ?:
-	       RESOLVE_AS(compat_sys_execveat, "__ia32_compat_sys_execveat") ?:
+	return RESOLVE_AS(sys_execveat, OMAYEXEC_SYS(execveat)) ?:
+	       RESOLVE_AS(compat_sys_execveat, OMAYEXEC_COMPAT_SYS(execveat)) ?:
 	       RESOLVE_CALL(getname_uflags) ?: RESOLVE_CALL(alloc_bprm) ?:
 	       RESOLVE_CALL(do_open_execat) ?: RESOLVE_CALL(free_bprm) ?:
 	       RESOLVE_CALL(prepare_exec_creds) ?:

@@ -22,6 +22,8 @@
 #include <linux/sysctl.h>
 #include <linux/version.h>
 
+#include "arch.h"
+
 /*
  * 6.3: permission checks take the mount's idmapping, struct mnt_idmap,
  * where they took its user namespace.  Argument order and registers are
@@ -56,11 +58,39 @@ typedef struct user_namespace omayexec_idmap_t;
  * has been filtered on it with ftrace_set_filter_ip()).  6.6 renamed the
  * ops-based "multi" API of 6.1 to the plain names, and its unregister
  * frees the filter on request.
+ *
+ * 6.1 arm64 has no direct calls (register_ftrace_direct_multi() is a stub
+ * there): @ops becomes an IPMODIFY ftrace_ops whose callback, run from
+ * ftrace_regs_caller with the registers saved, makes ftrace return into
+ * the trampoline in the state a direct call would have left
+ * (omayexec_arch_enter_trampoline(), arch/arm64/arch.h).  IPMODIFY, as for
+ * a direct call, keeps every other redirecting ftrace user off the
+ * function.  Every call of the hooked function then pays for the saved
+ * registers and the callback.
  */
+#ifndef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+static inline void notrace omayexec_redirect(unsigned long ip,
+					     unsigned long parent_ip,
+					     struct ftrace_ops *op,
+					     struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	if (regs)
+		omayexec_arch_enter_trampoline(regs,
+					       (unsigned long)op->private);
+}
+#endif
+
 static inline int omayexec_register_direct(struct ftrace_ops *ops,
 					   unsigned long trampoline)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#ifndef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+	ops->func = omayexec_redirect;
+	ops->private = (void *)trampoline;
+	ops->flags |= FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY;
+	return register_ftrace_function(ops);
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
 	return register_ftrace_direct(ops, trampoline);
 #else
 	return register_ftrace_direct_multi(ops, trampoline);
@@ -70,7 +100,12 @@ static inline int omayexec_register_direct(struct ftrace_ops *ops,
 static inline int omayexec_unregister_direct(struct ftrace_ops *ops,
 					     unsigned long trampoline)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#ifndef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+	int err = unregister_ftrace_function(ops);
+
+	ftrace_free_filter(ops);
+	return err;
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
 	return unregister_ftrace_direct(ops, trampoline, true);
 #else
 	int err = unregister_ftrace_direct_multi(ops, trampoline);

@@ -103,7 +103,14 @@ static int __init omx_hog_init(void)
 		return err;
 	}
 
-	if (direct)
+	/*
+	 * Without direct calls (6.1 arm64) omayexec's stand-in would enter
+	 * omx_hog_tramp as one of its own trampolines, which it is not: the
+	 * kernel's own answer there.
+	 */
+	if (direct && !IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS))
+		err = -ENODEV;
+	else if (direct)
 		err = omayexec_register_direct(&omx_hog_ops,
 					       (unsigned long)omx_hog_tramp);
 	else

@@ -55,4 +55,22 @@ static inline void omayexec_module_syscall_nrs(int *init_nr, int *finit_nr)
 	}
 }
 
+/*
+ * Kernels without ftrace direct calls (6.1 arm64; compat.h): the
+ * callback's @regs are what ftrace_regs_caller restores, x0-x8 and x30,
+ * before it branches to regs->pc with x9 clobbered.  Go to the
+ * trampoline's entry 4 bytes before it ("mov x9, x8", trampolines.S) with
+ * x8 = the caller's return address (regs[30] holds x9 of the call site)
+ * and x30 = the hooked function past its ftrace call site (regs->pc): the
+ * trampoline then runs as under a direct call.  x8 is free at the entry
+ * of every hooked function: none returns a structure in memory.
+ */
+static inline void omayexec_arch_enter_trampoline(struct pt_regs *regs,
+						  unsigned long trampoline)
+{
+	regs->regs[8] = regs->regs[30];
+	regs->regs[30] = regs->pc;
+	regs->pc = trampoline - 4;
+}
+
 #endif /* _OMAYEXEC_ARCH_H */

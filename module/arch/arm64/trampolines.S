@@ -32,6 +32,22 @@
 #include <linux/linkage.h>
 #include <uapi/linux/omayexec.h>
 
+/*
+ * A trampoline's start.  Where the kernel has no direct calls (6.1), the
+ * instruction just before it is its entry from ftrace_regs_caller
+ * (arch.h: x8 holds the caller's return address): no padding between.
+ */
+.macro OMAYEXEC_TRAMPOLINE_START name
+#ifndef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+	.balign	8
+	mov	x9, x8
+SYM_CODE_START_NOALIGN(\name)
+#else
+SYM_CODE_START(\name)
+#endif
+	bti	c
+.endm
+
 /* Let the hooked function run, as if the hook were not there. */
 .macro OMAYEXEC_RESUME
 	mov	x10, x30
@@ -59,8 +75,7 @@
  * the hooked function run.
  */
 .macro OMAYEXEC_TRAMPOLINE_MEM name, base, offset, replacement, bit=O_MAYEXEC
-SYM_CODE_START(\name)
-	bti	c
+OMAYEXEC_TRAMPOLINE_START \name
 	ldr	w10, [\base, #\offset]
 	tst	w10, #\bit
 	b.ne	1f
@@ -71,8 +86,7 @@ SYM_CODE_END(\name)
 
 /* The same with the flags in register \reg (a w register). */
 .macro OMAYEXEC_TRAMPOLINE_REG name, reg, replacement, bit=O_MAYEXEC
-SYM_CODE_START(\name)
-	bti	c
+OMAYEXEC_TRAMPOLINE_START \name
 	tst	\reg, #\bit
 	b.ne	1f
 	OMAYEXEC_RESUME
@@ -82,8 +96,7 @@ SYM_CODE_END(\name)
 
 /* \name: if \reg equals \expected, become a call of \replacement. */
 .macro OMAYEXEC_TRAMPOLINE_IF_EQUAL name, reg, expected, replacement
-SYM_CODE_START(\name)
-	bti	c
+OMAYEXEC_TRAMPOLINE_START \name
 	cmp	\reg, #\expected
 	b.eq	1f
 	OMAYEXEC_RESUME
@@ -127,7 +140,6 @@ OMAYEXEC_TRAMPOLINE_IF_EQUAL omayexec_cap_task_prctl_tramp, w0, 28, \
 	omayexec_cap_task_prctl
 
 /* create_user_ns(struct cred *new): always omayexec_create_user_ns(). */
-SYM_CODE_START(omayexec_create_user_ns_tramp)
-	bti	c
+OMAYEXEC_TRAMPOLINE_START omayexec_create_user_ns_tramp
 	OMAYEXEC_DIVERT omayexec_create_user_ns
 SYM_CODE_END(omayexec_create_user_ns_tramp)

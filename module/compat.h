@@ -291,4 +291,58 @@ static inline int omayexec_exec_open(struct linux_binprm *bprm, int fd,
 }
 #endif
 
+/*
+ * pin.c pins the module under module_mutex.  Where kallsyms has no data
+ * symbols (6.1 arm64: no KALLSYMS_ALL) the mutex cannot be found, but
+ * module_kallsyms_on_each_symbol() takes it and calls back with it held,
+ * at least once (for the module's own symbols, which are there from
+ * COMING on): the pin then runs in that callback.  Its 6.1 signature; 6.2
+ * changed it, and the 6.12 kernels have the mutex in kallsyms.
+ */
+void omayexec_pin_locked(void);	/* pin.c */
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+typedef int stock_module_kallsyms_on_each_symbol_t(
+	int (*fn)(void *data, const char *name, struct module *mod,
+		  unsigned long addr), void *data);
+DECLARE_STATIC_CALL(stock_module_kallsyms_on_each_symbol,
+		    stock_module_kallsyms_on_each_symbol_t);
+#define OMAYEXEC_MODULE_MUTEX_HOLDER	"module_kallsyms_on_each_symbol"
+/* symbols.c defines the static call, and sets it. */
+#define OMAYEXEC_DEFINE_MODULE_MUTEX_HOLDER				\
+	DEFINE_STATIC_CALL_NULL(stock_module_kallsyms_on_each_symbol,	\
+				stock_module_kallsyms_on_each_symbol_t);
+
+static inline void omayexec_set_module_mutex_holder(unsigned long addr)
+{
+	static_call_update(stock_module_kallsyms_on_each_symbol,
+			   (stock_module_kallsyms_on_each_symbol_t *)addr);
+}
+
+static inline int omayexec_pin_callback(void *data, const char *name,
+					struct module *mod,
+					unsigned long addr)
+{
+	omayexec_pin_locked();
+	return 1;	/* once is enough */
+}
+
+static inline void omayexec_pin_in_module_mutex_holder(void)
+{
+	static_call(stock_module_kallsyms_on_each_symbol)(omayexec_pin_callback,
+							  NULL);
+}
+#else
+#define OMAYEXEC_MODULE_MUTEX_HOLDER	NULL
+#define OMAYEXEC_DEFINE_MODULE_MUTEX_HOLDER
+
+static inline void omayexec_set_module_mutex_holder(unsigned long addr)
+{
+}
+
+static inline void omayexec_pin_in_module_mutex_holder(void)
+{
+}
+#endif
+
 #endif /* _OMAYEXEC_COMPAT_H */

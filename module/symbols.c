@@ -40,6 +40,8 @@ DEFINE_STATIC_CALL_NULL(stock_ima_bprm_check, stock_ima_bprm_check_t);
 DEFINE_STATIC_CALL_NULL(stock_cap_capable, stock_cap_capable_t);
 DEFINE_STATIC_CALL_NULL(stock_create_user_ns_body, stock_create_user_ns_t);
 
+OMAYEXEC_DEFINE_MODULE_MUTEX_HOLDER
+
 typedef unsigned long ftrace_location_t(unsigned long ip);
 DEFINE_STATIC_CALL_NULL(stock_ftrace_location, ftrace_location_t);
 
@@ -163,7 +165,7 @@ static void resolve_ima_policy_flag(void)
 
 int omayexec_resolve_symbols(void)
 {
-	unsigned long module_mutex;
+	unsigned long module_mutex, holder;
 	int err;
 
 	err = find_kallsyms_lookup_name();
@@ -171,12 +173,24 @@ int omayexec_resolve_symbols(void)
 		return err;
 	resolve_ima_policy_flag();
 
-	/* locked=Y pins at init, the exec securebits at their first use. */
+	/*
+	 * locked=Y pins at init, the exec securebits at their first use,
+	 * under module_mutex, or else in a function that holds it
+	 * (compat.h).
+	 */
 	if (omayexec_locked || omayexec_exec_check) {
-		err = resolve("module_mutex", &module_mutex);
-		if (err)
-			return err;
+		module_mutex = static_call(stock_kallsyms_lookup_name)("module_mutex");
 		omayexec_sym.module_mutex = (struct mutex *)module_mutex;
+		if (!module_mutex && !OMAYEXEC_MODULE_MUTEX_HOLDER) {
+			pr_err("kernel symbol module_mutex not found\n");
+			return -ENOENT;
+		}
+		if (!module_mutex) {
+			err = resolve(OMAYEXEC_MODULE_MUTEX_HOLDER, &holder);
+			if (err)
+				return err;
+			omayexec_set_module_mutex_holder(holder);
+		}
 	}
 
 	err = RESOLVE(do_sys_openat2) ?: RESOLVE(may_open) ?:

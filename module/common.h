@@ -82,6 +82,7 @@ typedef int stock_build_open_flags_t(const struct open_how *how,
 typedef struct filename *stock_getname_t(const char __user *filename);
 typedef struct file *stock_do_filp_open_t(int dfd, struct filename *pathname,
 					  const struct open_flags *op);
+/* stock_may_open: may_open()'s body, past its hook (symbols.c). */
 DECLARE_STATIC_CALL(stock_may_open, stock_may_open_t);
 DECLARE_STATIC_CALL(stock_build_open_flags, stock_build_open_flags_t);
 DECLARE_STATIC_CALL(stock_getname, stock_getname_t);
@@ -156,7 +157,10 @@ enum omayexec_interface {
 	OMAYEXEC_RFC_V1,
 };
 
-/* openat2.c: do_sys_openat2() for the opens that carry O_MAYEXEC. */
+/*
+ * openat2.c: do_sys_openat2() for the opens that carry O_MAYEXEC;
+ * omayexec_do_open() keeps the module (omayexec_get()) while it runs.
+ */
 int omayexec_openat2_selftest(void);
 long omayexec_do_open(int dfd, const char __user *filename,
 		      struct open_how *how, enum omayexec_interface interface);

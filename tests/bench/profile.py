@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 """Per-function guest kernel instructions per operation, side by side.
 
-    profile.py [--top N] RAW PLUGIN_COUNTS
+    profile.py [--top N] [--before RAW0 PLUGIN_COUNTS0] RAW PLUGIN_COUNTS
 
 RAW is guest-profile's output (its "P ID STATE WORKLOAD ITERS" windows and
 the guest's text symbols between "KALLSYMS BEGIN" and "KALLSYMS END"),
 PLUGIN_COUNTS profile-plugin.so's file ("W ID", "K ADDRESS INSTRUCTIONS",
 "U INSTRUCTIONS").  Every block's instructions go to the function whose
 symbol is the nearest at or below its start address; divided by the
-window's operations, side by side for the pairs below.
+window's operations, side by side for the pairs below.  With --before
+(an earlier run's files, e.g. of the code before a change), the same
+windows of the two runs side by side as well.
 """
 import argparse
 import base64
@@ -90,9 +92,38 @@ def per_function(blocks, syms, iters):
     return funcs
 
 
+# Windows compared between two runs (--before).
+VERSUS = [("policy0", "mayexec_ok"), ("policy3", "mayexec_ok"),
+          ("policy3", "mayexec_ok:open"), ("policy3", "openat2")]
+
+
+def table(title, fa, fb, top):
+    ka = sum(v for k, v in fa.items() if k != "[user space]")
+    kb = sum(v for k, v in fb.items() if k != "[user space]")
+    print(f"\n{title}")
+    print(f"  {'function':<44} {'A':>9} {'B':>9} {'B-A':>9}")
+    print(f"  {'kernel, all functions':<44} {ka:9.1f} {kb:9.1f} {kb - ka:+9.1f}")
+    ua, ub = fa.get("[user space]", 0), fb.get("[user space]", 0)
+    print(f"  {'[user space]':<44} {ua:9.1f} {ub:9.1f} {ub - ua:+9.1f}")
+    names = [n for n in set(fa) | set(fb) if n != "[user space]"]
+    # The functions that moved most first, then the largest.
+    names.sort(key=lambda n: (-abs(fb.get(n, 0) - fa.get(n, 0)),
+                              -max(fa.get(n, 0), fb.get(n, 0))))
+    shown = 0
+    for n in names:
+        va, vb = fa.get(n, 0.0), fb.get(n, 0.0)
+        if max(va, vb) < 0.5:
+            continue
+        print(f"  {n[:44]:<44} {va:9.1f} {vb:9.1f} {vb - va:+9.1f}")
+        shown += 1
+        if shown >= top:
+            break
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--top", type=int, default=40)
+    ap.add_argument("--before", nargs=2, metavar=("RAW0", "COUNTS0"))
     ap.add_argument("raw")
     ap.add_argument("counts")
     args = ap.parse_args()
@@ -106,26 +137,16 @@ def main():
             continue
         fa = per_function(counts[windows[a][0]], syms, windows[a][1])
         fb = per_function(counts[windows[b][0]], syms, windows[b][1])
-        ka = sum(v for k, v in fa.items() if k != "[user space]")
-        kb = sum(v for k, v in fb.items() if k != "[user space]")
-        print(f"\n{title}")
-        print(f"  {'function':<44} {'A':>9} {'B':>9} {'B-A':>9}")
-        print(f"  {'kernel, all functions':<44} {ka:9.1f} {kb:9.1f} {kb - ka:+9.1f}")
-        ua, ub = fa.get("[user space]", 0), fb.get("[user space]", 0)
-        print(f"  {'[user space]':<44} {ua:9.1f} {ub:9.1f} {ub - ua:+9.1f}")
-        names = [n for n in set(fa) | set(fb) if n != "[user space]"]
-        # The functions that moved most first, then the largest.
-        names.sort(key=lambda n: (-abs(fb.get(n, 0) - fa.get(n, 0)),
-                                  -max(fa.get(n, 0), fb.get(n, 0))))
-        shown = 0
-        for n in names:
-            va, vb = fa.get(n, 0.0), fb.get(n, 0.0)
-            if max(va, vb) < 0.5:
+        table(title, fa, fb, args.top)
+    if args.before:
+        windows0, syms0 = read_raw(args.before[0])
+        counts0 = read_counts(args.before[1])
+        for w in VERSUS:
+            if w not in windows0 or w not in windows:
                 continue
-            print(f"  {n[:44]:<44} {va:9.1f} {vb:9.1f} {vb - va:+9.1f}")
-            shown += 1
-            if shown >= args.top:
-                break
+            fa = per_function(counts0[windows0[w][0]], syms0, windows0[w][1])
+            fb = per_function(counts[windows[w][0]], syms, windows[w][1])
+            table(f"{w[0]} {w[1]}: before (A) -> after (B)", fa, fb, args.top)
     return 0
 
 

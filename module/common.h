@@ -130,7 +130,7 @@ extern bool omayexec_pinned;
  * on THIS_MODULE->refcnt (kernel/module/main.c, alike in 6.1 and 6.12 but
  * for a preempt_disable() in 6.1 that guards nothing delete_module() does
  * there), inline: the two calls cost an O_MAYEXEC open 29 instructions on
- * 6.12 (tests/bench/run-profile), these 9.  What they leave out is their
+ * 6.12 (tests/bench/run-profile), inline 8.  What they leave out is their
  * module_get and module_put tracepoints.
  */
 static inline bool omayexec_get(bool *got)

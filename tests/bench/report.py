@@ -562,6 +562,7 @@ def main():
         for x in p:
             text.append(f"  {x['instructions']:+10,.1f}  {x['what']}")
             text.append(f"  {'':10}  ({x['note']})")
+        text.append("  Per function: tests/bench/run-profile (docs/performance.md).")
         text.append("")
 
     os.makedirs(a.out, exist_ok=True)

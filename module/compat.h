@@ -326,7 +326,7 @@ DECLARE_STATIC_CALL(stock_module_kallsyms_on_each_symbol,
 /* symbols.c defines the static call, and sets it. */
 #define OMAYEXEC_DEFINE_MODULE_MUTEX_HOLDER				\
 	DEFINE_STATIC_CALL_NULL(stock_module_kallsyms_on_each_symbol,	\
-				stock_module_kallsyms_on_each_symbol_t);
+				stock_module_kallsyms_on_each_symbol_t)
 
 static inline void omayexec_set_module_mutex_holder(unsigned long addr)
 {
@@ -349,7 +349,8 @@ static inline void omayexec_pin_in_module_mutex_holder(void)
 }
 #else
 #define OMAYEXEC_MODULE_MUTEX_HOLDER	NULL
-#define OMAYEXEC_DEFINE_MODULE_MUTEX_HOLDER
+/* Nothing to define; a declaration, so that its use takes a semicolon. */
+#define OMAYEXEC_DEFINE_MODULE_MUTEX_HOLDER	static_assert(1)
 
 static inline void omayexec_set_module_mutex_holder(unsigned long addr)
 {

@@ -41,7 +41,7 @@ DEFINE_STATIC_CALL_NULL(stock_ima_bprm_check, stock_ima_bprm_check_t);
 DEFINE_STATIC_CALL_NULL(stock_cap_capable, stock_cap_capable_t);
 DEFINE_STATIC_CALL_NULL(stock_create_user_ns_body, stock_create_user_ns_t);
 
-OMAYEXEC_DEFINE_MODULE_MUTEX_HOLDER
+OMAYEXEC_DEFINE_MODULE_MUTEX_HOLDER;
 
 typedef unsigned long ftrace_location_t(unsigned long ip);
 DEFINE_STATIC_CALL_NULL(stock_ftrace_location, ftrace_location_t);

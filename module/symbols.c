@@ -18,6 +18,7 @@
 
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
+#include <linux/lsm_hooks.h>
 #include <linux/printk.h>
 #include <linux/static_call.h>
 
@@ -112,6 +113,7 @@ static int resolve_body(const char *name, unsigned long *addr,
 
 DEFINE_STATIC_CALL_NULL(stock_landlock_file_open, stock_landlock_file_open_t);
 bool omayexec_landlock_asked;
+int omayexec_landlock_cred_offset = -1;
 
 /*
  * Landlock's file_open hook, where the module asks it for the EXECUTE
@@ -122,7 +124,7 @@ bool omayexec_landlock_asked;
  */
 static int resolve_landlock(void)
 {
-	unsigned long initialized, hook;
+	unsigned long initialized, hook, sizes;
 
 	initialized = static_call(stock_kallsyms_lookup_name)("landlock_initialized");
 	if (!initialized || !*(bool *)initialized)
@@ -132,7 +134,31 @@ static int resolve_landlock(void)
 	static_call_update(stock_landlock_file_open,
 			   (stock_landlock_file_open_t *)hook);
 	omayexec_landlock_asked = true;
+
+	/*
+	 * Where its domain lies in the credentials (compat.h): set at boot,
+	 * read-only since.  Not found: Landlock is always asked.
+	 */
+	sizes = static_call(stock_kallsyms_lookup_name)("landlock_blob_sizes");
+	if (sizes)
+		omayexec_landlock_cred_offset =
+			((const struct lsm_blob_sizes *)sizes)->lbs_cred;
 	return 0;
+}
+
+/*
+ * may_open(), hooked, and its body, which the policy check calls
+ * (may_open.c): past the hook, since a call there would only come back
+ * through the trampoline (without the mark) to the body.
+ */
+static int resolve_may_open(void)
+{
+	unsigned long body;
+	int err = resolve_body("may_open", &omayexec_sym.may_open, &body);
+
+	if (!err)
+		static_call_update(stock_may_open, (stock_may_open_t *)body);
+	return err;
 }
 
 static int resolve_create_user_ns(void)
@@ -179,12 +205,12 @@ int omayexec_resolve_symbols(void)
 		omayexec_sym.module_mutex = (struct mutex *)module_mutex;
 	}
 
-	err = RESOLVE(do_sys_openat2) ?: RESOLVE(may_open) ?:
+	err = RESOLVE(do_sys_openat2) ?: resolve_may_open() ?:
 	      RESOLVE_AS(sys_open, "__x64_sys_open") ?:
 	      RESOLVE_AS(sys_openat, "__x64_sys_openat") ?:
 	      RESOLVE_AS(compat_sys_open, "__ia32_compat_sys_open") ?:
 	      RESOLVE_AS(compat_sys_openat, "__ia32_compat_sys_openat") ?:
-	      RESOLVE_CALL(may_open) ?: RESOLVE_CALL(build_open_flags) ?:
+	      RESOLVE_CALL(build_open_flags) ?:
 	      RESOLVE_CALL(getname) ?: RESOLVE_CALL(do_filp_open);
 	/* Landlock reads the exec right from __FMODE_EXEC (compat.h). */
 	if (!err && !OMAYEXEC_FMODE_EXEC)

@@ -594,7 +594,8 @@ INTERP_CHART = [("policy off (module absent; 7.2: native)", "absent", "native"),
                 ("--restrict-file", "restrict", "native_restrict"),
                 ("fapolicyd (peer; module absent)", "fapolicyd", None)]
 INTERP_SHORT = {"py_pass": "python -c pass", "py_imports": "python imports",
-                "pl_pass": "perl -e 1", "pl_uses": "perl uses"}
+                "pl_pass": "perl -e 1", "pl_uses": "perl uses",
+                "php_page": "php page", "php_opcache": "php page, OPcache"}
 
 
 def write_interp_chart_data(out, summaries):

@@ -27,7 +27,7 @@
 #include <linux/ratelimit.h>
 #include <linux/slab.h>
 
-#include "omayexec.h"
+#include "common.h"
 
 bool omayexec_audit_allowed;
 module_param_named(audit_allowed, omayexec_audit_allowed, bool, 0644);

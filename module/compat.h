@@ -95,7 +95,7 @@ static inline int omayexec_unregister_direct(struct ftrace_ops *ops,
  * what the flag did:
  *
  * omayexec_notify_exec_perm() runs where the policy has allowed the open
- * and nothing is opened or truncated yet (check.c), as FS_OPEN_EXEC_PERM
+ * and nothing is opened or truncated yet (may_open.c), as FS_OPEN_EXEC_PERM
  * runs for execve(): 0, or the error a fanotify listener answered, which
  * fails the open.  omayexec_notify_open() runs once the file is open, where
  * the open syscalls send FS_OPEN.  Between 6.1 and 6.12, vfs_open() took

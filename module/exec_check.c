@@ -50,7 +50,7 @@
 #include <linux/static_call.h>
 #include <uapi/linux/omayexec.h>
 
-#include "omayexec.h"
+#include "common.h"
 
 bool omayexec_exec_check __ro_after_init = true;
 module_param_named(exec_check, omayexec_exec_check, bool, 0444);

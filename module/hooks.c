@@ -33,7 +33,7 @@
 #include <linux/kernel.h>
 #include <linux/printk.h>
 
-#include "omayexec.h"
+#include "common.h"
 
 struct hook {
 	const char *name;

@@ -16,7 +16,7 @@
  *
  *  - may_open(), where the path has been resolved and the object is about
  *    to be opened: omayexec_do_open() marks its opens so that the may_open
- *    hook sends them to the policy check (check.c).
+ *    hook sends them to the policy check (may_open.c).
  *
  * With the rfc_v1 parameter, the open(2) and openat(2) syscall entries are
  * hooked too, to honour the flag there (rfc_v1.c).  With the exec_check
@@ -34,7 +34,7 @@
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 
-#include "omayexec.h"
+#include "common.h"
 
 /*
  * Set once everything is installed, never cleared: until then the

@@ -12,7 +12,7 @@
  * path knows the caller means to execute what it opens:
  *
  *  - O_MAYEXEC in op.open_flag reaches may_open() as its @flag argument,
- *    where the may_open trampoline picks it out (check.c);
+ *    where the may_open trampoline picks it out (may_open.c);
  *  - where it is safe (compat.h), __FMODE_EXEC in op.open_flag ends up in
  *    file->f_flags, where fsnotify turns the open into FS_OPEN_EXEC (and
  *    FS_OPEN_EXEC_PERM) events and Landlock asks for its EXECUTE right, as
@@ -42,7 +42,7 @@
 #include <linux/static_call.h>
 #include <uapi/linux/omayexec.h>
 
-#include "omayexec.h"
+#include "common.h"
 
 /*
  * The layout of struct open_flags (fs/internal.h, which the headers package

@@ -26,7 +26,7 @@
 #include <asm/unistd.h>
 #include <uapi/linux/omayexec.h>
 
-#include "omayexec.h"
+#include "common.h"
 
 static int enforce_set(const char *val, const struct kernel_param *kp)
 {

@@ -28,7 +28,7 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 
-#include "omayexec.h"
+#include "common.h"
 
 static struct module_use *self_use;
 static bool pinned;	/* under module_mutex */

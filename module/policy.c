@@ -20,7 +20,7 @@
 #include <linux/sysctl.h>
 #include <uapi/linux/omayexec.h>
 
-#include "omayexec.h"
+#include "common.h"
 
 /* Read once per O_MAYEXEC open (READ_ONCE), never on other opens. */
 int omayexec_policy __read_mostly = OMAYEXEC_ENFORCE_NONE;

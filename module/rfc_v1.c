@@ -5,7 +5,7 @@
  * With the rfc_v1 parameter, open(2) and openat(2) also honour O_MAYEXEC,
  * which the stock kernel and the v5 interface silently ignore there, and
  * kernel.yama.open_mayexec_enforce sets their policy with the RFC's
- * semantics (check.c).  openat2(2) keeps the v5 semantics and
+ * semantics (may_open.c).  openat2(2) keeps the v5 semantics and
  * fs.open_mayexec_enforce.
  *
  * The stock open(2) and openat(2) drop unknown flags before
@@ -22,7 +22,7 @@
 #include <linux/ptrace.h>
 #include <uapi/linux/omayexec.h>
 
-#include "omayexec.h"
+#include "common.h"
 
 bool omayexec_rfc_v1 __ro_after_init;
 module_param_named(rfc_v1, omayexec_rfc_v1, bool, 0444);

@@ -51,7 +51,7 @@
 #include <linux/user_namespace.h>
 #include <uapi/linux/omayexec.h>
 
-#include "omayexec.h"
+#include "common.h"
 
 /* The stock kernel's bits, and mainline's exec bits and their locks. */
 #define STOCK_BITS	SECURE_ALL_BITS

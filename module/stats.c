@@ -15,7 +15,7 @@
 #include <linux/percpu.h>
 #include <linux/sysfs.h>
 
-#include "omayexec.h"
+#include "common.h"
 
 static DEFINE_PER_CPU(unsigned long, counts[OMAYEXEC_NR_VERDICTS]);
 

@@ -21,7 +21,7 @@
 #include <linux/printk.h>
 #include <linux/static_call.h>
 
-#include "omayexec.h"
+#include "common.h"
 
 struct omayexec_symbols omayexec_sym;
 

@@ -22,7 +22,7 @@
  * nfs_may_open() under a delegation), while the server's OPEN lets anyone
  * who may run a file open it for reading alone (nfsd's READ_IF_EXEC; with
  * write access asked too, it checks both in full): without the module's
- * second check (check.c), O_RDONLY|O_MAYEXEC opened files the caller may
+ * second check (may_open.c), O_RDONLY|O_MAYEXEC opened files the caller may
  * run but not read.  There NFS also refuses O_MAYEXEC opens of files the
  * caller may read but not run, even at policy 0: allowed (never more
  * granted), and counted.

@@ -125,7 +125,7 @@ static const struct {
 	{ "exec/null", O_RDWR, false, false, false },
 };
 
-/* The verdict the policy gives @objects[i], as module/check.c decides. */
+/* The verdict the policy gives @objects[i], as module/may_open.c decides. */
 static enum omx_stat verdict(int policy, unsigned int i)
 {
 	if (!policy)

@@ -47,8 +47,8 @@
 #include <unistd.h>
 
 #include "omx_test.h"
-#include "userspace/run.h"
-#include "../userspace/lib/omayexec.c"
+#include "userspace_run.h"
+#include "../userspace/lib/libomayexec.c"
 
 #define BOTH_BITS	(SECBIT_EXEC_RESTRICT_FILE | SECBIT_EXEC_DENY_INTERACTIVE)
 #define BOTH_LOCKS	(SECBIT_EXEC_RESTRICT_FILE_LOCKED | SECBIT_EXEC_DENY_INTERACTIVE_LOCKED)

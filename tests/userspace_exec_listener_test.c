@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "omx_test.h"
-#include "userspace/run.h"
+#include "userspace_run.h"
 
 #define DENIED_WHY	"refused: denied by a fanotify listener (fapolicyd) or an LSM: EPERM\n"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libomayexec (userspace/lib/omayexec.c), its API called directly, and its
+ * libomayexec (userspace/lib/libomayexec.c), its API called directly, and its
  * fallbacks seen through omxsh, with and without the module:
  * - omayexec_open() rejects flags that make no sense for code (EINVAL),
  *   opens with O_MAYEXEC (in f_flags; __FMODE_EXEC too before 6.8;
@@ -31,8 +31,8 @@
 #include <unistd.h>
 
 #include "omx_test.h"
-#include "userspace/run.h"
-#include "../userspace/lib/omayexec.c"
+#include "userspace_run.h"
+#include "../userspace/lib/libomayexec.c"
 
 /* ---- Helpers ------------------------------------------------------------- */
 

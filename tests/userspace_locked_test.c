@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "omx_test.h"
-#include "userspace/run.h"
+#include "userspace_run.h"
 
 static bool module_locked(void)
 {

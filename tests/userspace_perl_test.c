@@ -40,8 +40,8 @@
 #include <linux/omayexec.h>
 
 #include "omx_test.h"
-#include "userspace/run.h"
-#include "userspace/code_modes.h"
+#include "userspace_run.h"
+#include "code_modes.h"
 
 #define PL_REFUSED	126
 /*

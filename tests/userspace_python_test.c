@@ -35,8 +35,8 @@
 #include <unistd.h>
 
 #include "omx_test.h"
-#include "userspace/run.h"
-#include "userspace/code_modes.h"
+#include "userspace_run.h"
+#include "code_modes.h"
 
 #define PY_REFUSED	126
 /* Every refusal here is the module's policy's (no securebit, best effort). */

@@ -25,7 +25,7 @@
 #include <linux/omayexec.h>
 
 #include "omx_test.h"
-#include "userspace/run.h"
+#include "userspace_run.h"
 
 #define EXPECT_HAS(haystack, needle) \
 	EXPECT_NE(NULL, strstr(haystack, needle)) \

@@ -30,7 +30,7 @@
 
 #include "omx_test.h"
 #include "omx_stats.h"
-#include "userspace/run.h"
+#include "userspace_run.h"
 
 struct tool_files {
 	char x[PATH_MAX], nx[PATH_MAX], noexec_x[PATH_MAX], noexec_nx[PATH_MAX];

@@ -2,8 +2,8 @@
 /*
  * omayexec: declarations shared by the module's files.
  */
-#ifndef _OMAYEXEC_H
-#define _OMAYEXEC_H
+#ifndef _OMAYEXEC_COMMON_H
+#define _OMAYEXEC_COMMON_H
 
 #include <linux/compiler.h>
 #include <linux/static_call_types.h>
@@ -142,7 +142,7 @@ long omayexec_do_open(int dfd, const char __user *filename,
 long omayexec_openat2(int dfd, const char __user *filename,
 		      struct open_how *how);
 
-/* check.c: may_open() for the opens that carry O_MAYEXEC. */
+/* may_open.c: may_open() for the opens that carry O_MAYEXEC. */
 #define OMAYEXEC_MAY_RFC_V1	0x00000100	/* in acc_mode: an RFC v1 open */
 int omayexec_may_open(omayexec_idmap_t *idmap, const struct path *path,
 		      int acc_mode, int flag);
@@ -203,4 +203,4 @@ void omayexec_compat_sys_execveat_tramp(void);
 void omayexec_cap_task_prctl_tramp(void);
 void omayexec_create_user_ns_tramp(void);
 
-#endif /* _OMAYEXEC_H */
+#endif /* _OMAYEXEC_COMMON_H */

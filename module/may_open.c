@@ -16,7 +16,7 @@
 #include <linux/static_call.h>
 #include <uapi/linux/omayexec.h>
 
-#include "omayexec.h"
+#include "common.h"
 
 /* path_noexec() of fs/exec.c, which is not exported. */
 static bool path_is_noexec(const struct path *path)

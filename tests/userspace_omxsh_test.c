@@ -33,21 +33,21 @@
 #include <unistd.h>
 
 #include "omx_test.h"
-#include "userspace/run.h"
+#include "userspace_run.h"
 
-FIXTURE(interp) {
+FIXTURE(omxsh) {
 	struct omx_ws ws;
 	char omxsh[PATH_MAX];
 };
 
-FIXTURE_VARIANT(interp) {
+FIXTURE_VARIANT(omxsh) {
 	int policy;
 };
 
-FIXTURE_VARIANT_ADD(interp, policy_0) { .policy = 0 };
-FIXTURE_VARIANT_ADD(interp, policy_1) { .policy = 1 };
-FIXTURE_VARIANT_ADD(interp, policy_2) { .policy = 2 };
-FIXTURE_VARIANT_ADD(interp, policy_3) { .policy = 3 };
+FIXTURE_VARIANT_ADD(omxsh, policy_0) { .policy = 0 };
+FIXTURE_VARIANT_ADD(omxsh, policy_1) { .policy = 1 };
+FIXTURE_VARIANT_ADD(omxsh, policy_2) { .policy = 2 };
+FIXTURE_VARIANT_ADD(omxsh, policy_3) { .policy = 3 };
 
 /* The scripts: each prints "ran NAME" first. */
 enum script { EXEC_X, EXEC_NX, NOEXEC_X, NR_SCRIPTS };
@@ -91,7 +91,7 @@ static const char *includer(enum script s)
 	       "inc-noexec.omx";
 }
 
-FIXTURE_SETUP(interp)
+FIXTURE_SETUP(omxsh)
 {
 	struct omx_ws *ws = &self->ws;
 	char text[256];
@@ -118,7 +118,7 @@ FIXTURE_SETUP(interp)
 	ASSERT_EQ(0, omx_policy_set(variant->policy));
 }
 
-FIXTURE_TEARDOWN(interp)
+FIXTURE_TEARDOWN(omxsh)
 {
 	EXPECT_EQ(0, omx_policy_set(0));
 	EXPECT_EQ(0, omx_ws_destroy(&self->ws));
@@ -174,7 +174,7 @@ static const char *why(const struct omx_ws *ws, int policy, enum script s,
 	return buf;
 }
 
-TEST_F(interp, script_file)
+TEST_F(omxsh, script_file)
 {
 	struct us_result r;
 	int s, strict;
@@ -203,7 +203,7 @@ TEST_F(interp, script_file)
 	}
 }
 
-TEST_F(interp, included_from_an_allowed_script)
+TEST_F(omxsh, included_from_an_allowed_script)
 {
 	struct us_result r;
 	char want[256];
@@ -227,7 +227,7 @@ TEST_F(interp, included_from_an_allowed_script)
 	}
 }
 
-TEST_F(interp, dash_c)
+TEST_F(omxsh, dash_c)
 {
 	const char *plain[] = { self->omxsh, "-c", "set a 1\necho c $a $0 $1",
 				"name", "arg", NULL };
@@ -244,7 +244,7 @@ TEST_F(interp, dash_c)
 	EXPECT_REFUSED_WHY(r, "-c", "", "refused: code given on the command line cannot be checked (deny-interactive, asked for by -D)\n");
 }
 
-TEST_F(interp, stdin)
+TEST_F(omxsh, stdin)
 {
 	const char *plain[] = { self->omxsh, NULL };
 	const char *denied[] = { self->omxsh, "-D", NULL };
@@ -300,7 +300,7 @@ TEST_F(interp, stdin)
 }
 
 /* The x bit is the running user's: root has it through any x bit. */
-TEST_F(interp, exec_permission_is_the_users)
+TEST_F(omxsh, exec_permission_is_the_users)
 {
 	struct us_opts user = { .stdin_fd = -1, .as_user = true };
 	const char *path = omx_ws_path(&self->ws, "exec/owner-x.omx");
@@ -330,7 +330,7 @@ TEST_F(interp, exec_permission_is_the_users)
  * securebits, which pin the module until reboot, in
  * userspace_decision_test.)
  */
-TEST_F(interp, non_regular_files_answer_at_once)
+TEST_F(omxsh, non_regular_files_answer_at_once)
 {
 	static const char *const modes[] = { NULL, "-S", "-D" };
 	struct us_opts opts = { .stdin_fd = -1, .alarm = 10 };
@@ -371,7 +371,7 @@ TEST_F(interp, non_regular_files_answer_at_once)
  * A file this user may not read is not refused by any exec policy: it
  * cannot be read, and the line says so (exit 126, as shells).
  */
-TEST_F(interp, cannot_read_is_no_refusal)
+TEST_F(omxsh, cannot_read_is_no_refusal)
 {
 	struct us_opts user = { .stdin_fd = -1, .as_user = true };
 	const char *path = omx_ws_path(&self->ws, "exec/private.omx");
@@ -388,7 +388,7 @@ TEST_F(interp, cannot_read_is_no_refusal)
 }
 
 /* Errors that are not the policy's keep their own message and status. */
-TEST_F(interp, other_errors)
+TEST_F(omxsh, other_errors)
 {
 	const char *missing[] = { self->omxsh, "/nonexistent/x.omx", NULL };
 	const char *bad[] = { self->omxsh, "-c", "echo a\nfrobnicate\necho b",

@@ -10,7 +10,7 @@
  * resolved, and a file is recorded once) whose name ends with one of
  * @ends (NULL-terminated); cm_restore() gives them their modes back.
  *
- * Header-only (static functions): included once, after userspace/run.h.
+ * Header-only (static functions): included once, after userspace_run.h.
  */
 #ifndef OMX_USERSPACE_CODE_MODES_H
 #define OMX_USERSPACE_CODE_MODES_H

@@ -83,20 +83,17 @@ static void log_path(struct audit_buffer *ab, const struct path *path)
 	kfree(buf);
 }
 
-void omayexec_audit(enum omayexec_verdict verdict, const struct path *path,
-		    enum omayexec_interface interface, int policy)
+/* omayexec_audit() (common.h) has let allowed opens through on request. */
+void omayexec_audit_record(enum omayexec_verdict verdict,
+			   const struct path *path,
+			   enum omayexec_interface interface, int policy)
 {
 	struct inode *inode = d_backing_inode(path->dentry);
 	struct ratelimit_state *ratelimit;
 	struct audit_buffer *ab;
 
-	if (verdict == OMAYEXEC_ALLOWED) {
-		if (!READ_ONCE(omayexec_audit_allowed))
-			return;
-		ratelimit = &allowed_ratelimit;
-	} else {
-		ratelimit = &refused_ratelimit;
-	}
+	ratelimit = verdict == OMAYEXEC_ALLOWED ? &allowed_ratelimit :
+						   &refused_ratelimit;
 	if (!__ratelimit(ratelimit))
 		return;
 

@@ -6,6 +6,8 @@
 #define _OMAYEXEC_COMMON_H
 
 #include <linux/compiler.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
 #include <linux/static_call_types.h>
 #include <linux/types.h>
 
@@ -114,6 +116,26 @@ int omayexec_pin_prepare(void);
 void omayexec_pin_cancel(void);
 void omayexec_pin(void);
 void omayexec_pin_release(void);
+extern bool omayexec_pinned;
+
+/*
+ * Take a reference on the module for a call that may sleep in its code
+ * (an open: a FIFO without a writer), unless it is pinned: then it can
+ * never be unloaded, and the reference, an atomic on a line every CPU
+ * shares, buys nothing.  False if the module is going away.  Once true,
+ * omayexec_pinned stays true: a call that saw it needs no put.
+ */
+static inline bool omayexec_get(bool *got)
+{
+	*got = !READ_ONCE(omayexec_pinned);
+	return !*got || try_module_get(THIS_MODULE);
+}
+
+static inline void omayexec_put(bool got)
+{
+	if (got)
+		module_put(THIS_MODULE);
+}
 
 /*
  * hooks.c: install and remove the ftrace direct calls, and the guard that
@@ -137,8 +159,7 @@ enum omayexec_interface {
 /* openat2.c: do_sys_openat2() for the opens that carry O_MAYEXEC. */
 int omayexec_openat2_selftest(void);
 long omayexec_do_open(int dfd, const char __user *filename,
-		      const struct open_how *how,
-		      enum omayexec_interface interface);
+		      struct open_how *how, enum omayexec_interface interface);
 long omayexec_openat2(int dfd, const char __user *filename,
 		      struct open_how *how);
 
@@ -181,15 +202,39 @@ int omayexec_create_user_ns(struct cred *new);
 int omayexec_securebits_install(void);
 void omayexec_securebits_remove(void);
 
-/* stats.c: counts of O_MAYEXEC decisions, in /sys/module/omayexec/stats/. */
-void omayexec_count(enum omayexec_verdict verdict);
+/*
+ * stats.c: counts of O_MAYEXEC decisions, in /sys/module/omayexec/stats/.
+ * Counted inline: every O_MAYEXEC open counts, and the increment of a
+ * per-CPU counter is one instruction where a call to it was a dozen.
+ */
+DECLARE_PER_CPU(unsigned long, omayexec_counts[OMAYEXEC_NR_VERDICTS]);
+
+static inline void omayexec_count(enum omayexec_verdict verdict)
+{
+	this_cpu_inc(omayexec_counts[verdict]);
+}
+
 int omayexec_stats_register(void);
 void omayexec_stats_unregister(void);
 
-/* audit.c: one audit record per refusal, and per allowed open on request. */
+/*
+ * audit.c: one audit record per refusal, and per allowed open on request.
+ * An allowed open, the common case, is not recorded unless audit_allowed
+ * says so: that test is inline, so that it costs a load, not a call.
+ */
 extern bool omayexec_audit_allowed;
-void omayexec_audit(enum omayexec_verdict verdict, const struct path *path,
-		    enum omayexec_interface interface, int policy);
+void omayexec_audit_record(enum omayexec_verdict verdict,
+			   const struct path *path,
+			   enum omayexec_interface interface, int policy);
+
+static inline void omayexec_audit(enum omayexec_verdict verdict,
+				  const struct path *path,
+				  enum omayexec_interface interface, int policy)
+{
+	if (verdict == OMAYEXEC_ALLOWED && !READ_ONCE(omayexec_audit_allowed))
+		return;
+	omayexec_audit_record(verdict, path, interface, policy);
+}
 
 /* trampolines.S: the code that ftrace calls at the hooked functions' entry. */
 void omayexec_do_sys_openat2_tramp(void);

@@ -124,10 +124,12 @@ static void __exit omayexec_exit(void)
 	omayexec_hooks_remove();
 	/*
 	 * No task can enter the module through the hooks any more.  A task
-	 * may still be on the few instructions that run without the module
-	 * pinned: inside a trampoline, between a trampoline and
-	 * try_module_get(), or between module_put() and the return.  None of
-	 * them sleeps, so one RCU-tasks grace period sees them all out.
+	 * may still be on the few instructions that run without a reference
+	 * on the module: inside a trampoline, between a trampoline and
+	 * try_module_get() (omayexec_get()), or between module_put() and the
+	 * return.  None of them sleeps, so one RCU-tasks grace period sees
+	 * them all out.  (A pinned module, whose calls take no reference,
+	 * never gets here.)
 	 */
 	synchronize_rcu_tasks();
 	omayexec_securebits_remove();

@@ -67,6 +67,18 @@ static enum omayexec_verdict decide(omayexec_idmap_t *idmap,
 	 * (search) a directory.
 	 */
 	if (policy & OMAYEXEC_ENFORCE_FILE) {
+		/*
+		 * A regular file with no x bit, where generic_permission()
+		 * decides: refused, for every caller (no ACL entry grants
+		 * what the mode's group bits, the ACL mask, deny, and
+		 * CAP_DAC_OVERRIDE needs an x bit), with the EACCES that
+		 * inode_permission() would return before it asks an LSM.
+		 * Known without a call, so that a refusal costs less than
+		 * an allowed open.
+		 */
+		if (S_ISREG(inode->i_mode) && !(inode->i_mode & 0111) &&
+		    !inode->i_op->permission)
+			return OMAYEXEC_NO_EXEC_PERMISSION;
 		*err = rfc_v1 ? generic_permission(idmap, inode, MAY_EXEC) :
 				inode_permission(idmap, inode, MAY_EXEC);
 		if (*err)
@@ -76,8 +88,34 @@ static enum omayexec_verdict decide(omayexec_idmap_t *idmap,
 }
 
 /*
+ * Whether the policy's exec check on @inode can ride on the stock
+ * may_open(), as MAY_EXEC in its access mask, so that an allowed open pays
+ * for one permission check, not two.  Stock may_open() with MAY_EXEC on a
+ * regular file refuses a noexec mount (path_noexec(), 6.1 and 6.12 alike)
+ * and asks inode_permission() for the access and MAY_EXEC at once, which
+ * only grants what both separate checks grant.  A failure says neither
+ * which check failed nor whether the plain open would fail anyway, so it
+ * is redone the long way (omayexec_may_open()).
+ *
+ * Only for openat2(2)'s semantics (the RFC's differ: generic_permission()
+ * alone), and only where the filesystem has no ->permission() of its own:
+ * NFS, for one, answers an atomic open's MAY_OPEN check with success
+ * whatever else the mask asks (nfs_permission()), so MAY_EXEC must reach
+ * it without MAY_OPEN, in its own call.  A file with no x bit is refused
+ * anyway (decide()): folding would only make it pay twice.
+ */
+static bool exec_check_folds(const struct inode *inode, int policy,
+			     enum omayexec_interface interface)
+{
+	return (policy & OMAYEXEC_ENFORCE_FILE) &&
+	       interface == OMAYEXEC_OPENAT2 && inode &&
+	       S_ISREG(inode->i_mode) && (inode->i_mode & 0111) &&
+	       !inode->i_op->permission;
+}
+
+/*
  * Reached from the may_open trampoline when @flag carries O_MAYEXEC, which
- * only omayexec_do_open() puts there: the module is pinned for the whole
+ * only omayexec_do_open() puts there: the module is kept for the whole
  * call.  omayexec_do_open() also marked RFC v1 opens in @acc_mode.
  */
 int omayexec_may_open(omayexec_idmap_t *idmap, const struct path *path,
@@ -89,7 +127,26 @@ int omayexec_may_open(omayexec_idmap_t *idmap, const struct path *path,
 	enum omayexec_interface interface;
 	int policy, err;
 
-	/* Without the mark, the trampoline lets the stock may_open() run. */
+	if (acc_mode & OMAYEXEC_MAY_RFC_V1) {
+		interface = OMAYEXEC_RFC_V1;
+		policy = READ_ONCE(omayexec_rfc_v1_policy);
+	} else {
+		interface = OMAYEXEC_OPENAT2;
+		policy = READ_ONCE(omayexec_policy);
+	}
+
+	/*
+	 * The common case, an allowed open of a regular file: the stock
+	 * checks and the policy's in one stock may_open() (the trampoline
+	 * lets it run without the mark).
+	 */
+	if (exec_check_folds(inode, policy, interface) &&
+	    !static_call(stock_may_open)(idmap, path, stock_acc_mode | MAY_EXEC,
+					 flag & ~O_MAYEXEC)) {
+		verdict = OMAYEXEC_ALLOWED;
+		goto decided;
+	}
+
 	err = static_call(stock_may_open)(idmap, path, stock_acc_mode,
 					  flag & ~O_MAYEXEC);
 	if (err)
@@ -112,17 +169,9 @@ int omayexec_may_open(omayexec_idmap_t *idmap, const struct path *path,
 			return err;
 	}
 
-	if (acc_mode & OMAYEXEC_MAY_RFC_V1) {
-		interface = OMAYEXEC_RFC_V1;
-		policy = READ_ONCE(omayexec_rfc_v1_policy);
-	} else {
-		interface = OMAYEXEC_OPENAT2;
-		policy = READ_ONCE(omayexec_policy);
-	}
-
 	err = -EACCES;
 	verdict = decide(idmap, path, policy, interface, &err);
-
+decided:
 	omayexec_count(verdict);
 	omayexec_audit(verdict, path, interface, policy);
 	if (verdict != OMAYEXEC_ALLOWED)

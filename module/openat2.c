@@ -94,13 +94,13 @@ static struct file *exec_file_check(struct file *file)
 
 /*
  * do_sys_openat2() for an open_how that carries O_MAYEXEC, on behalf of
- * @interface.  The caller has pinned the module.
+ * @interface.  The caller keeps the module (omayexec_get()).  @how is the
+ * kernel's own copy, which the open syscalls drop once do_sys_openat2()
+ * returns: the flag is taken out of it in place, not out of a copy.
  */
 long omayexec_do_open(int dfd, const char __user *filename,
-		      const struct open_how *how,
-		      enum omayexec_interface interface)
+		      struct open_how *how, enum omayexec_interface interface)
 {
-	struct open_how without_flag = *how;
 	struct open_flags op;
 	struct filename *name;
 	struct file *file;
@@ -109,8 +109,8 @@ long omayexec_do_open(int dfd, const char __user *filename,
 	if (how->flags & OMAYEXEC_INVALID_FLAGS)
 		return -EINVAL;
 
-	without_flag.flags &= ~O_MAYEXEC;
-	fd = static_call(stock_build_open_flags)(&without_flag, &op);
+	how->flags &= ~O_MAYEXEC;
+	fd = static_call(stock_build_open_flags)(how, &op);
 	if (fd)
 		return fd;
 	op.open_flag |= O_MAYEXEC | OMAYEXEC_FMODE_EXEC;
@@ -141,14 +141,15 @@ long omayexec_do_open(int dfd, const char __user *filename,
 long omayexec_openat2(int dfd, const char __user *filename,
 		      struct open_how *how)
 {
+	bool got;
 	long fd;
 
 	/*
-	 * Pin the module while the open runs: it may sleep for a long time
+	 * Keep the module while the open runs: it may sleep for a long time
 	 * (a FIFO without a writer) with this function on its stack.  If the
 	 * module is already going away, answer as the stock kernel does.
 	 */
-	if (!try_module_get(THIS_MODULE))
+	if (!omayexec_get(&got))
 		return -EINVAL;
 
 	fd = omayexec_do_open(dfd, filename, how, OMAYEXEC_OPENAT2);
@@ -157,7 +158,7 @@ long omayexec_openat2(int dfd, const char __user *filename,
 	 * After this, only the return is left to run in the module; exit
 	 * waits for it with synchronize_rcu_tasks().
 	 */
-	module_put(THIS_MODULE);
+	omayexec_put(got);
 	return fd;
 }
 

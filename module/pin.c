@@ -31,7 +31,12 @@
 #include "common.h"
 
 static struct module_use *self_use;
-static bool pinned;	/* under module_mutex */
+
+/*
+ * Set under module_mutex, never cleared; read without it by
+ * omayexec_get() (common.h), which takes no reference once it is set.
+ */
+bool omayexec_pinned;
 
 int omayexec_pin_prepare(void)
 {
@@ -55,14 +60,20 @@ void omayexec_pin(void)
 		return;
 
 	mutex_lock(omayexec_sym.module_mutex);
-	if (!pinned) {
+	/*
+	 * "rmmod -f" ignores the references of the tasks in the module: if
+	 * it has already begun (GOING, decided under this mutex), do not
+	 * pin, so that omayexec_pinned never tells a task that a module on
+	 * its way out needs no reference.
+	 */
+	if (!omayexec_pinned && THIS_MODULE->state != MODULE_STATE_GOING) {
 		/* A use holds a reference too, as with ref_module(). */
 		__module_get(THIS_MODULE);
 		self_use->source = THIS_MODULE;
 		self_use->target = THIS_MODULE;
 		list_add(&self_use->source_list, &THIS_MODULE->source_list);
 		list_add(&self_use->target_list, &THIS_MODULE->target_list);
-		pinned = true;
+		WRITE_ONCE(omayexec_pinned, true);
 	}
 	mutex_unlock(omayexec_sym.module_mutex);
 }
@@ -70,6 +81,6 @@ void omayexec_pin(void)
 /* A module that never pinned itself frees what it prepared. */
 void omayexec_pin_release(void)
 {
-	if (!pinned)
+	if (!omayexec_pinned)
 		omayexec_pin_cancel();
 }

@@ -40,16 +40,17 @@ static long rfc_v1_open(int dfd, const char __user *filename, int flags,
 		/* O_MAYEXEC excludes O_CREAT and O_TMPFILE: no mode. */
 		.flags = (flags & VALID_OPEN_FLAGS) | O_MAYEXEC,
 	};
+	bool got;
 	long fd;
 
 	if (largefile)
 		how.flags |= O_LARGEFILE;
 
 	/* As in omayexec_openat2(). */
-	if (!try_module_get(THIS_MODULE))
+	if (!omayexec_get(&got))
 		return -EINVAL;
 	fd = omayexec_do_open(dfd, filename, &how, OMAYEXEC_RFC_V1);
-	module_put(THIS_MODULE);
+	omayexec_put(got);
 	return fd;
 }
 

@@ -17,12 +17,8 @@
 
 #include "common.h"
 
-static DEFINE_PER_CPU(unsigned long, counts[OMAYEXEC_NR_VERDICTS]);
-
-void omayexec_count(enum omayexec_verdict verdict)
-{
-	this_cpu_inc(counts[verdict]);
-}
+/* Counted by omayexec_count() (common.h). */
+DEFINE_PER_CPU(unsigned long, omayexec_counts[OMAYEXEC_NR_VERDICTS]);
 
 static unsigned long sum(enum omayexec_verdict verdict)
 {
@@ -30,7 +26,7 @@ static unsigned long sum(enum omayexec_verdict verdict)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		total += per_cpu(counts[verdict], cpu);
+		total += per_cpu(omayexec_counts[verdict], cpu);
 	return total;
 }
 

@@ -3,33 +3,49 @@
 # omayexec: O_MAYEXEC for the stock Debian kernels (Debian 12's 6.1 and
 # Debian 13's 6.12, generic, cloud and rt: scripts/kernels lists them).
 #
-#   make          build the module for Debian 12's generic kernel (and the
-#                 userspace helpers)
+#   make          build the module for Debian 12's generic kernel and the
+#                 userspace part (make module, make userspace: each alone)
 #   make demo     build, boot the test VM, show the policy at work
 #                 (DEMO_KERNEL=VER: on another kernel scripts/kernels lists)
+#   make tests    build the tests (make -C tests)
 #   make check    build for every kernel, boot each in the test VM, run
 #                 every test, and the system-check suites: what runs where
 #                 is tests/suites', boots side by side (tests/run-check)
 #   make check-debug
 #                 the module's suites on Debian 12's and 13's generic
 #                 kernels rebuilt with KASAN, lockdep and the other bug
-#                 finders (scripts/debug-kernels: ten minutes a kernel the
-#                 first time, cached); a report on the console fails it
+#                 finders (scripts/debug-kernels: 20 to 40 minutes a kernel
+#                 the first time, cached); a report on the console fails it
 #   make soak     build, boot the test VM, run the soak for 10 minutes
 #                 (SOAK_SECONDS=N, SOAK_SEED=N to change or repeat a run)
 #   make bench    build, boot the test VM on each release's generic kernel,
-#                 measure what the hooks cost
+#                 measure what an enlightened interpreter and the hooks
+#                 cost (docs/performance.md)
 #   make system-check
 #                 the packages on real installed Debian 12 and 13 systems
 #                 booted from disk (tests/system/run): apt, DKMS, systemd,
-#                 a kernel upgrade, the initramfs, fapolicyd, apt purge
-#   make deb      the Debian packages (omayexec-dkms, libomayexec1,
-#                 libomayexec-dev, omayexec) in build/deb/, lintian-checked
+#                 the README's quick starts, a service under the exec bits,
+#                 a kernel upgrade, the initramfs, fapolicyd, dpkg --purge
+#   make deb      the Debian packages of both releases in
+#                 build/deb/{bookworm,trixie}/, lintian-checked: the seven
+#                 of debian/control (scripts/packages lists them):
+#                 omayexec-dkms, libomayexec1, libomayexec-dev, omayexec,
+#                 omayexec-python3, omayexec-perl, omayexec-php
 #   make repo     a signed apt repository of those packages in build/repo/,
 #                 a suite per release (scripts/make-repo: the key is made
 #                 once in /var/cache/omayexec/repo-key, OMAYEXEC_REPO_KEY)
+#   make install [DESTDIR=dir] [PREFIX=/usr/local]
+#                 the userspace part without packages (below; the PHP
+#                 extension: make -C userspace php install-php)
 #   make sign KEY=MOK.priv CERT=MOK.der [MODULE=module/omayexec.ko]
 #                 sign the module with a machine-owner key (Secure Boot)
+#   make clean    remove build/ and the module's objects
+#
+# The module is installed by the omayexec-dkms package only (there is no
+# module install target): see docs/installing.md.  On a kernel that has
+# AT_EXECVE_CHECK itself (6.14 and later), "make -C userspace" and
+# "make -C userspace install" build and install the userspace part without
+# this Makefile's dependencies (README.md's quick start).
 #
 # Every target first installs the Debian packages it needs (scripts/install-deps).
 
@@ -88,13 +104,14 @@ soak: tests
 demo: module userspace
 	qemu/demo
 
-bench: module
+bench: module userspace
 	$(MAKE) -C tests/bench BUILD=$(BUILD)
 	tests/bench/run-bench
 
 # make install [DESTDIR=dir] [PREFIX=/usr/local]: libomayexec, its headers and
-# pkg-config file, omayexec, omxsh, omayexec-python3 (with
-# omayexec-python3-allow-stdlib) and their manual pages.  DESTDIR and PREFIX
+# pkg-config file, omayexec, omxsh, omayexec-python3 and omayexec-perl (with
+# omayexec-python3-allow-stdlib and omayexec-perl-allow-stdlib) and their
+# manual pages.  DESTDIR and PREFIX
 # given to make reach userspace/Makefile as they are.
 install: userspace
 	$(MAKE) -C userspace install BUILD=$(BUILD)

@@ -309,8 +309,8 @@ TEST_F(apparmor, exec_denied_file_fails_the_exec_check)
  * inode_permission(MAY_EXEC), which AppArmor does not hook: a file the
  * profile forbids executing, but lets the caller read, opens with
  * O_MAYEXEC under every policy (its mode has x bits).  Only execve() and
- * AT_EXECVE_CHECK ask the profile's exec rules.  The README's policy table
- * and omayexec(7) say so.
+ * AT_EXECVE_CHECK ask the profile's exec rules.  The policy table of
+ * docs/design.md and omayexec(7) say so.
  */
 TEST_F(apparmor, o_mayexec_does_not_ask_the_profile_exec_rules)
 {

@@ -39,6 +39,7 @@
 
 #include <linux/omayexec.h>
 
+#include "omx_stats.h"
 #include "omx_test.h"
 #include "userspace_run.h"
 #include "code_modes.h"
@@ -309,6 +310,56 @@ TEST_F(perl, script)
 			EXPECT_PL_REFUSED(r, PL_REFUSED, path, "", POLICY_WHY);
 			EXPECT_FALSE(marker_written(self->marker));
 		}
+	}
+}
+
+/*
+ * A unit is judged once, however many strings and patterns it has (the
+ * lexer reads each from another line buffer): one O_MAYEXEC open of the
+ * script, counted by the module's policy (policies 1-3), not one more for
+ * each of its six interpolations.  A module required from a BEGIN inside
+ * a string is a unit of its own, and is judged: refused on the noexec
+ * mount, before its code runs.
+ */
+TEST_F(perl, one_judgement_per_unit)
+{
+	const char *script = omx_ws_path(&self->ws, "exec/strings.pl");
+	const char *inner = omx_ws_path(&self->ws, "exec/inner.pl");
+	const char *argv[] = { self->pl, script, NULL };
+	const char *argv_inner[] = { self->pl, inner, NULL };
+	struct omx_stats before, delta;
+	char text[PATH_MAX * 2];
+	unsigned long total = 0;
+	struct us_result r;
+	int i;
+
+	ASSERT_EQ(0, us_write_file(script,
+		"my $x = 1;\nmy $a = \"a$x\";\nmy $b = \"b${x}b\";\n"
+		"my $c = qq{c$x};\nmy $r = qr/r$x/;\n"
+		"my $h = <<\"END\";\nh$x\nEND\n(my $s = \"s\") =~ s/s/t$x/;\n"
+		"print \"ran strings $a $b $c\\n\";\n", 0755));
+	ASSERT_EQ(0, omx_stats_read(&before));
+	us_run(&r, NULL, argv);
+	ASSERT_EQ(0, omx_stats_delta(&before, &delta));
+	for (i = 0; i < OMX_NR_STATS; i++)
+		total += delta.count[i];
+	EXPECT_PL_RAN(r, "ran strings a1 b1b c1\n");
+	if (variant->policy)
+		EXPECT_EQ(1, total) TH_LOG("%s", omx_stats_str(&delta));
+
+	snprintf(text, sizeof(text),
+		 "BEGIN { unshift @INC, '%s/lib' }\nmy $x = 1;\n"
+		 "my $s = \"a$x @{[ do { BEGIN { require Evil; } 1 } ]}\";\n"
+		 "print \"ran inner\\n\";\n", self->noexec_dir);
+	ASSERT_EQ(0, us_write_file(inner, text, 0755));
+	unlink(self->marker);
+	us_run(&r, NULL, argv_inner);
+	if (allowed(variant, true, true)) {
+		EXPECT_EQ(0, r.status) TH_LOG("stderr: %s", r.err);
+		EXPECT_TRUE(marker_written(self->marker));
+	} else {
+		EXPECT_PL_DIED(r, "Evil.pm", "");
+		EXPECT_FALSE(marker_written(self->marker));
 	}
 }
 

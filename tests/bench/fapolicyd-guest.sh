@@ -6,10 +6,13 @@
 # unpacked tree is in the file "root" next to this one).
 #
 # The configuration (fapolicyd.conf, fapolicyd.rules next to this file):
-# watch tmpfs mounts (/scratch is one), trust backend "file" only, with
-# /scratch/bench/prog and /scratch/bench/data in the trust database, and a
-# rule set that vets every open and execute under /scratch/bench: allowed
-# when the file is trusted, denied otherwise; anything else is allowed.
+# watch tmpfs and rootfs mounts (/scratch, and the guest's root), trust
+# backend "file" only, with /scratch/bench/prog, /scratch/bench/data and
+# the interpreter workloads' scripts (/scratch/bench/interp/*) in the trust
+# database, and a rule set that vets every open and execute under
+# /scratch/bench: allowed when the file is trusted, denied otherwise;
+# anything else (the interpreters' own code files among it) is allowed
+# after its permission event.
 #
 #   fapolicyd_start   start the daemon, wait until it listens; 1 on failure
 #   fapolicyd_stop    stop it
@@ -28,7 +31,8 @@ fapolicyd_start() {
 	cp "$fapolicyd_here/fapolicyd.conf" /etc/fapolicyd/fapolicyd.conf || return 1
 	cp "$fapolicyd_here/fapolicyd.rules" /etc/fapolicyd/compiled.rules || return 1
 	: >/etc/fapolicyd/fapolicyd.trust
-	for f in /scratch/bench/prog /scratch/bench/data; do
+	for f in /scratch/bench/prog /scratch/bench/data /scratch/bench/interp/*; do
+		[[ -f "$f" ]] || continue
 		size=$(stat -c %s "$f") && sum=$(sha256sum "$f" | cut -d' ' -f1) || return 1
 		echo "$f $size $sum" >>/etc/fapolicyd/fapolicyd.trust
 	done

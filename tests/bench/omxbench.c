@@ -3,6 +3,7 @@
  * omxbench: time one open workload, in the test VM (tests/bench/guest-bench).
  *
  *   omxbench [-n ITERS] [-r REPS] [-w WARMUP] [-t THREADS] [-s STATE] [-o] WORKLOAD
+ *   omxbench [-n ITERS] [-r REPS] [-w WARMUP] [-s STATE] run LABEL COMMAND [ARG...]
  *
  * Runs in a directory that holds "prog" (a tiny static executable, mode
  * 0755) and "data" (a regular file, mode 0644).  WORKLOAD is one of:
@@ -21,6 +22,10 @@
  *                    interface's answer about the file mayexec_ok opens
  *                    (0 at every policy: it does not depend on it)
  *   check_refused    execveat(dfd, "data", AT_EXECVE_CHECK) (EACCES)
+ *   run              vfork() + execve(COMMAND, ARGs, this environment) +
+ *                    waitpid(): a whole program's run (an interpreter on a
+ *                    script), its output to /dev/null; reported as
+ *                    workload LABEL; "ok" when every run exited 0
  *
  * With -o (open only; one thread; not for execve), the opens are timed in
  * batches of 256 and the fds closed between batches, outside the timed
@@ -39,7 +44,8 @@
  *   R STATE WORKLOAD THREADS REP OPS ELAPSED_NS OUTCOME
  * where OPS = THREADS * ITERS and OUTCOME is "ok" when every operation
  * succeeded, the errno name (e.g. EACCES, EINVAL) when every one failed
- * the same way, "mixed" otherwise.  Exit status 0, or 1 on a usage or
+ * the same way (for run: exitN or sigN, the command's status), "mixed"
+ * otherwise.  Exit status 0, or 1 on a usage or
  * set-up error.
  */
 #define _GNU_SOURCE
@@ -64,7 +70,11 @@
 #endif
 
 enum workload { W_OPEN, W_OPENAT, W_OPENAT2, W_MAYEXEC_OK, W_MAYEXEC_REFUSED,
-		W_EXECVE, W_CHECK_OK, W_CHECK_REFUSED };
+		W_EXECVE, W_CHECK_OK, W_CHECK_REFUSED, W_RUN };
+
+/* run: a command's failure, apart from errno values (which are smaller). */
+#define RUN_EXITED	0x10000
+#define RUN_KILLED	0x20000
 
 static const char *const names[] = {
 	[W_OPEN] = "open",
@@ -75,6 +85,7 @@ static const char *const names[] = {
 	[W_EXECVE] = "execve",
 	[W_CHECK_OK] = "check_ok",
 	[W_CHECK_REFUSED] = "check_refused",
+	[W_RUN] = "run",
 };
 
 static enum workload workload;
@@ -83,6 +94,8 @@ static int nthreads = 1, dfd, open_only;
 static pthread_barrier_t start_barrier, end_barrier;
 static char *const exec_argv[] = { "prog", NULL };
 static char *const exec_envp[] = { NULL };
+static char **run_argv;		/* run: the command */
+static int devnull;		/* run: its standard output and error */
 
 struct thread {
 	pthread_t tid;
@@ -125,13 +138,38 @@ static int do_open(void)
 	}
 }
 
-/* One operation: 0 on success, else an errno value. */
+/* run: the command once; 0 when it exited 0, else why not. */
+static int run_command(void)
+{
+	int status;
+	pid_t pid;
+
+	pid = vfork();
+	if (pid == 0) {
+		if (dup2(devnull, STDOUT_FILENO) < 0 ||
+		    dup2(devnull, STDERR_FILENO) < 0)
+			_exit(126);
+		execv(run_argv[0], run_argv);
+		_exit(127);
+	}
+	if (pid < 0)
+		return errno;
+	if (waitpid(pid, &status, 0) != pid)
+		return errno;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status) ? RUN_EXITED | WEXITSTATUS(status) : 0;
+	return RUN_KILLED | (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/* One operation: 0 on success, else an errno value (or RUN_*). */
 static int one(void)
 {
 	int fd, status;
 	pid_t pid;
 
 	switch (workload) {
+	case W_RUN:
+		return run_command();
 	case W_EXECVE:
 		pid = vfork();
 		if (pid == 0) {
@@ -236,6 +274,14 @@ static const char *outcome(const struct thread *t, int n)
 		return "ok";
 	if (err < 0)
 		return "mixed";
+	if (err & RUN_EXITED) {
+		snprintf(buf, sizeof(buf), "exit%d", err & 0xff);
+		return buf;
+	}
+	if (err & RUN_KILLED) {
+		snprintf(buf, sizeof(buf), "sig%d", err & 0xff);
+		return buf;
+	}
 	switch (err) {
 	case EACCES: return "EACCES";
 	case EINVAL: return "EINVAL";
@@ -249,7 +295,8 @@ static const char *outcome(const struct thread *t, int n)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: omxbench [-n ITERS] [-r REPS] [-w WARMUP] [-t THREADS] [-s STATE] [-o] WORKLOAD\n");
+	fprintf(stderr, "usage: omxbench [-n ITERS] [-r REPS] [-w WARMUP] [-t THREADS] [-s STATE] [-o] WORKLOAD\n"
+			"       omxbench [-n ITERS] [-r REPS] [-w WARMUP] [-s STATE] run LABEL COMMAND [ARG...]\n");
 	exit(1);
 }
 
@@ -259,8 +306,10 @@ int main(int argc, char **argv)
 	struct thread *t;
 	int reps = 5, opt, i, rep;
 	uint64_t first, last;
+	const char *label;
 
-	while ((opt = getopt(argc, argv, "n:r:w:t:s:o")) != -1) {
+	/* "+": the options end at WORKLOAD; run's COMMAND has its own. */
+	while ((opt = getopt(argc, argv, "+n:r:w:t:s:o")) != -1) {
 		switch (opt) {
 		case 'n': iters = atol(optarg); break;
 		case 'r': reps = atoi(optarg); break;
@@ -271,7 +320,7 @@ int main(int argc, char **argv)
 		default: usage();
 		}
 	}
-	if (optind != argc - 1 || iters < 1 || reps < 1 || warmup < 0 ||
+	if (optind >= argc || iters < 1 || reps < 1 || warmup < 0 ||
 	    nthreads < 1 || nthreads > 64)
 		usage();
 	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
@@ -280,6 +329,20 @@ int main(int argc, char **argv)
 	if (i == (int)(sizeof(names) / sizeof(names[0])))
 		usage();
 	workload = i;
+	label = names[workload];
+	if (workload == W_RUN) {
+		if (optind + 2 >= argc)
+			usage();
+		label = argv[optind + 1];
+		run_argv = argv + optind + 2;
+		devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (devnull < 0) {
+			perror("omxbench: /dev/null");
+			return 1;
+		}
+	} else if (optind != argc - 1) {
+		usage();
+	}
 	if (workload >= W_EXECVE && (nthreads != 1 || open_only)) {
 		fprintf(stderr, "omxbench: %s runs single-threaded, without -o\n",
 			names[workload]);
@@ -291,7 +354,8 @@ int main(int argc, char **argv)
 	}
 
 	dfd = open(".", O_PATH | O_DIRECTORY);
-	if (dfd < 0 || access("prog", X_OK) || access("data", R_OK)) {
+	if (dfd < 0 || (workload != W_RUN &&
+			(access("prog", X_OK) || access("data", R_OK)))) {
 		perror("omxbench: the current directory needs ./prog and ./data");
 		return 1;
 	}
@@ -322,7 +386,7 @@ int main(int argc, char **argv)
 			if (t[i].end > last)
 				last = t[i].end;
 		}
-		printf("R %s %s%s %d %d %ld %llu %s\n", state, names[workload],
+		printf("R %s %s%s %d %d %ld %llu %s\n", state, label,
 		       open_only ? ":open" : "", nthreads, rep + 1, iters * nthreads,
 		       (unsigned long long)(last - first), outcome(t, nthreads));
 		fflush(stdout);

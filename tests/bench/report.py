@@ -19,6 +19,12 @@ stock kernel refuses (EINVAL), over the plain openat2 of the same state;
 for the AT_EXECVE_CHECK workloads over the allowed O_MAYEXEC open+close of
 the same state, or on a native kernel (state "native", no O_MAYEXEC) over
 the plain openat2+close of the same file.
+
+The interpreter workloads (interp-guest.sh: one whole run of an
+interpreter, label py_*, pl_*, sh_*) come first: the enlightened run
+(label ending ":omx") over the stock interpreter's in the same state (the
+same boot, the same kernel, the same wrapper), the stock run over the
+stock run with the module absent (on a native kernel: "native").
 Python standard library only.
 """
 import argparse
@@ -28,7 +34,8 @@ import os
 import statistics
 import sys
 
-STATES = ["absent", "policy0", "policy3", "absent2", "fapolicyd", "native"]
+STATES = ["absent", "policy0", "policy3", "absent2", "fapolicyd", "restrict", "native",
+          "native_restrict"]
 STATE_LABEL = {
     "absent": "absent",
     "policy0": "loaded, policy 0",
@@ -36,7 +43,27 @@ STATE_LABEL = {
     "absent2": "absent again",
     "fapolicyd": "fapolicyd (peer)",
     "native": "native (mainline)",
+    "restrict": "policy 3, --restrict-file",
+    "native_restrict": "native, --restrict-file",
 }
+# The interpreter table's states, in column order.
+INTERP_STATES = ["absent", "policy0", "policy3", "restrict", "fapolicyd", "native",
+                 "native_restrict"]
+# (stock label, enlightened label, what the row is), in table order; the
+# enlightened one's label is the stock one's + ":omx".
+INTERPS = [
+    ("py_pass", "python3 -c pass", "omayexec-python3 -c pass"),
+    ("py_imports", "python3 imports.py", "omayexec-python3 imports.py"),
+    ("pl_pass", "perl -e 1", "omayexec-perl -e 1"),
+    ("pl_uses", "perl imports.pl", "omayexec-perl imports.pl"),
+    ("sh_script", "/bin/sh script.sh", "omxsh script.omx"),
+]
+INTERP_LABEL = {}
+for _w, _stock, _omx in INTERPS:
+    INTERP_LABEL[_w] = _stock
+    INTERP_LABEL[_w + ":omx"] = _omx
+# The targets: the enlightened interpreter over the stock one, by state.
+INTERP_TARGETS = {"policy3": 3.0, "restrict": 8.0}
 # The chart's states: a module kernel's.
 CHART_STATES = ["absent", "policy0", "policy3", "absent2", "fapolicyd"]
 # (workload, threads) in table order
@@ -61,6 +88,10 @@ LABEL = {
     ("execve", 1): "vfork+execve+wait",
 }
 UNFLAGGED = [("open", 1), ("openat", 1), ("openat2", 1), ("openat2:open", 1), ("execve", 1)]
+
+
+def is_interp(w):
+    return w.split(":")[0] in INTERP_LABEL
 
 
 def parse(path):
@@ -104,6 +135,17 @@ def summarise(meta, rows):
             "outcome": "/".join(sorted(g["outcomes"])),
         }
     for (state, w, t), r in res.items():
+        if is_interp(w):
+            if w.endswith(":omx"):
+                # The enlightened interpreter over the stock one, same state.
+                base = res.get((state, w[:-len(":omx")], t))
+                r["ratio_base"] = f"{w[:-len(':omx')]}, {state}"
+            else:
+                ref = "native" if state.startswith("native") else "absent"
+                base = res.get((ref, w, t))
+                r["ratio_base"] = ref
+            r["ratio"] = r["median"] / base["median"] if base else None
+            continue
         if w.startswith("check") and state == "native":
             # Mainline's check, next to a plain open+close of the same file.
             base = res.get((state, "openat2", 1))
@@ -133,7 +175,7 @@ def fmt_cost(x):
 def table(tb, meta, res):
     unit = "guest instructions" if tb == "icount" else "ns (wall clock, NOISY)"
     lines = []
-    states = [s for s in STATES if any(k[0] == s for k in res)]
+    states = [s for s in STATES if any(k[0] == s and not is_interp(k[1]) for k in res)]
     lines.append(f"== time base: {tb}, kernel {meta.get('kernel', '?')} -- median cost per operation in {unit}; "
                  f"[spread = (max-min)/median over {meta.get('reps', '?')} repetitions]; "
                  "x ratio to \"absent\" (O_MAYEXEC rows: to plain openat2 of the same state, "
@@ -167,6 +209,112 @@ def table(tb, meta, res):
             cells.append(f"{txt:>{colw}}")
         lines.append(f"{LABEL[wk]:<{w0}}" + "".join(cells))
     return lines
+
+
+def interp_files(meta):
+    """The code files each interpreter workload reads, from guest-bench's
+    count (the script itself is one more): {stock label: n}."""
+    out = {}
+    py = meta.get("interp_py_code_files")
+    pl = meta.get("interp_pl_code_files")
+    if py:
+        out["py_imports"] = int(py) + 1
+    if pl:
+        out["pl_uses"] = int(pl) + 1
+    out["sh_script"] = 3        # script.omx and lib.omx twice
+    return out
+
+
+def interp_table(tb, meta, res):
+    """The interpreters, stock and enlightened, by state."""
+    unit = "guest instructions" if tb == "icount" else "ns (wall clock, NOISY)"
+    states = [s for s in INTERP_STATES if any(k[0] == s and is_interp(k[1]) for k in res)]
+    if not states:
+        return []
+    files = interp_files(meta)
+    lines = [f"== interpreters, time base: {tb}, kernel {meta.get('kernel', '?')} -- median cost of one whole run "
+             f"(vfork+execve+wait of the interpreter) in {unit}; [spread over {meta.get('reps', '?')} repetitions of "
+             f"{meta.get('interp_iters', '?')} runs]; x ratio: an enlightened run to the stock one of the same state, "
+             "a stock run to the stock one with the module absent (native kernel: of state native)",
+             f"   code files read: imports.py {files.get('py_imports', '?')} "
+             f"({meta.get('interp_py_code_files', '?')} modules from .py/.pyc + the script; "
+             f"{meta.get('interp_py_extension_modules', '?')} extension modules by dlopen), "
+             f"imports.pl {files.get('pl_uses', '?')} ({meta.get('interp_pl_code_files', '?')} in %INC + the script; "
+             f"{meta.get('interp_pl_shared_objects', '?')} XS objects by dlopen), script.omx 3 (itself, lib.omx twice); "
+             f"the guest's /bin/sh is {meta.get('interp_sh', '?')}",
+             "   states: the stock interpreters' code files have the x bit in every state (-allow-stdlib ran first); "
+             "\"--restrict-file\": each run under \"omayexec run --restrict-file --\" (the module at policy 3, or "
+             "mainline's securebits), the stock interpreter's too"]
+    w0 = 30
+    colw = 30
+    lines.append(f"{'workload':<{w0}}" + "".join(f"{STATE_LABEL[s]:>{colw}}" for s in states))
+    for stock, _, _ in INTERPS:
+        for w in (stock, stock + ":omx"):
+            cells = []
+            for s in states:
+                r = res.get((s, w, 1))
+                if not r:
+                    cells.append(f"{'-':>{colw}}")
+                    continue
+                txt = f"{fmt_cost(r['median'])} [{r['spread_pct']:.1f}%]"
+                if r["ratio"] is not None and not (r["ratio_base"] in ("absent", "native")
+                                                   and s == r["ratio_base"]):
+                    txt += f" x{r['ratio']:.3f}"
+                if r["outcome"] != "ok":
+                    txt += f" {r['outcome']}"
+                cells.append(f"{txt:>{colw}}")
+            lines.append(f"{INTERP_LABEL[w]:<{w0}}" + "".join(cells))
+    return lines
+
+
+def interp_targets(res):
+    """The enlightened interpreters against the stock ones (icount)."""
+    out = []
+    for state, limit in INTERP_TARGETS.items():
+        for stock, _, omx in INTERPS:
+            if stock.startswith("sh_"):
+                continue        # omxsh has no stock twin: no target
+            r = res.get((state, stock + ":omx", 1))
+            if r and r["ratio"] is not None:
+                out.append(dict(target=f"{omx} ({STATE_LABEL[state]}) <= +{limit:g}% over {INTERP_LABEL[stock]}",
+                                value_pct=round(pct(r["ratio"]), 3), limit_pct=limit,
+                                met=pct(r["ratio"]) <= limit))
+    return out
+
+
+def interp_profile(meta, res):
+    """What the enlightened run adds to the stock one of the same state, and
+    to its own run with the policy off (module absent; native kernel: state
+    native), per code file read; what a file may add for a target to hold."""
+    out = []
+    files = interp_files(meta)
+    for stock, _, omx in INTERPS:
+        n = files.get(stock)
+        for state in INTERP_STATES:
+            a, b = res.get((state, stock + ":omx", 1)), res.get((state, stock, 1))
+            if not a or not b:
+                continue
+            off = "native" if state.startswith("native") else "absent"
+            own, own_stock = res.get((off, stock + ":omx", 1)), res.get((off, stock, 1))
+            x = dict(workload=stock, state=state, files=n)
+            if not stock.startswith("sh_"):
+                x["over_stock"] = round(a["median"] - b["median"], 1)
+                limit = INTERP_TARGETS.get(state)
+                if limit and n:
+                    x["budget_per_file"] = round(limit / 100 * b["median"] / n, 1)
+            if own and own_stock and state != off:
+                # What the state adds to the enlightened run beyond what it
+                # adds to the stock one (omayexec run's exec, fapolicyd's
+                # events on the interpreter's own opens): the checks.
+                x["over_policy_off"] = round((a["median"] - b["median"])
+                                             - (own["median"] - own_stock["median"]), 1)
+            if n:
+                for k in ("over_stock", "over_policy_off"):
+                    if k in x:
+                        x[k + "_per_file"] = round(x[k] / n, 1)
+            if len(x) > 3:
+                out.append(x)
+    return out
 
 
 def pct(r):
@@ -277,6 +425,16 @@ def profile(res):
     return out
 
 
+def result_order(r):
+    w = (r["workload"], r["threads"])
+    interp = [x for x, _, _ in INTERPS]
+    stock = r["workload"].split(":")[0]
+    return (0 if is_interp(r["workload"]) else 1,
+            STATES.index(r["state"]) if r["state"] in STATES else 99,
+            interp.index(stock) * 2 + r["workload"].endswith(":omx") if stock in interp
+            else WORKLOADS.index(w) if w in WORKLOADS else 99)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -287,6 +445,13 @@ def main():
     text = []
     csv_rows = []
     summaries = {}      # (time base, kernel) -> results
+    metas = {}
+    # The interpreters first: they are what a user feels.
+    for path in a.raw:
+        meta, rows = parse(path)
+        if rows:
+            t = interp_table(meta.get("timebase", os.path.basename(path)), meta, summarise(meta, rows))
+            text += t + ([""] if t else [])
     for path in a.raw:
         meta, rows = parse(path)
         tb = meta.get("timebase", os.path.basename(path))
@@ -297,11 +462,11 @@ def main():
             continue
         res = summarise(meta, rows)
         summaries[(tb, kernel)] = res
+        metas[(tb, kernel)] = meta
         report["timebases"][key] = {
             "meta": meta,
             "unit": "guest instructions" if tb == "icount" else "ns wall clock (noisy)",
-            "results": sorted(res.values(), key=lambda r: (STATES.index(r["state"]) if r["state"] in STATES else 99,
-                                                           WORKLOADS.index((r["workload"], r["threads"])) if (r["workload"], r["threads"]) in WORKLOADS else 99)),
+            "results": sorted(res.values(), key=result_order),
         }
         text += table(tb, meta, res)
         text.append("")
@@ -320,6 +485,39 @@ def main():
         for x in report["check_per_kernel"]:
             text.append(f"  {x['kernel']:<28} {x['how']:<8} allowed {fmt_cost(x['check_ok'])}  "
                         f"refused {fmt_cost(x['check_refused'])}  open+close {fmt_cost(x['open_close'])} ({x['open_close_what']})")
+        text.append("")
+
+    report["interp_targets"] = {}
+    report["interp_profile"] = {}
+    for (tb, kernel), ic in summaries.items():
+        if tb != "icount" or not any(is_interp(k[1]) for k in ic):
+            continue
+        t = interp_targets(ic)
+        p = interp_profile(metas[(tb, kernel)], ic)
+        report["interp_targets"][kernel] = t
+        report["interp_profile"][kernel] = p
+        if t:
+            text.append(f"== interpreter targets, kernel {kernel}, on the icount figures (medians)")
+            for x in t:
+                text.append(f"  [{'met' if x['met'] else 'NOT MET'}] {x['target']}: "
+                            f"{x['value_pct']:+.2f}% (limit {x['limit_pct']:+.1f}%)")
+        text.append(f"== interpreters, kernel {kernel}: what the enlightened run adds (icount medians, instructions), "
+                    "per code file read: over the stock interpreter of the same state; [what a file may add for the "
+                    "target to hold]; and what the state adds to that (the same difference with the policy off -- "
+                    "module absent; native kernel: native -- taken away): the checks' own cost (omxsh: over /bin/sh)")
+        for x in p:
+            line = f"  {INTERP_LABEL[x['workload'] + ':omx']:<30} {STATE_LABEL[x['state']]:<27}"
+            if "over_stock" in x:
+                line += f" over stock {x['over_stock']:+13,.0f}"
+                if "over_stock_per_file" in x:
+                    line += f" ({x['over_stock_per_file']:+9,.0f} x {x['files']})"
+            if "budget_per_file" in x:
+                line += f" [{x['budget_per_file']:,.0f} a file]"
+            if "over_policy_off" in x:
+                line += f"; the state adds {x['over_policy_off']:+12,.0f}"
+                if "over_policy_off_per_file" in x:
+                    line += f" ({x['over_policy_off_per_file']:+8,.0f} x {x['files']})"
+            text.append(line)
         text.append("")
 
     report["targets"] = {}
@@ -371,11 +569,50 @@ def main():
     return 0
 
 
+# The interpreter chart's columns: (title, state on a module kernel, on a
+# native kernel).
+INTERP_CHART = [("policy off (module absent; 7.2: native)", "absent", "native"),
+                ("policy 3", "policy3", None),
+                ("--restrict-file", "restrict", "native_restrict"),
+                ("fapolicyd (peer; module absent)", "fapolicyd", None)]
+INTERP_SHORT = {"py_pass": "python -c pass", "py_imports": "python imports",
+                "pl_pass": "perl -e 1", "pl_uses": "perl uses"}
+
+
+def write_interp_chart_data(out, summaries):
+    """chart-interp.dat: each enlightened interpreter over the stock one,
+    in %, per kernel (icount) and state; False when there is none."""
+    rows = []
+    for (tb, kernel), res in summaries.items():
+        if tb != "icount":
+            continue
+        native = any(k[0] == "native" for k in res)
+        for stock, _, _ in INTERPS:
+            if stock.startswith("sh_"):
+                continue        # omxsh over /bin/sh is no enlightened-over-stock figure
+            vals = []
+            for _, mod_state, nat_state in INTERP_CHART:
+                st = nat_state if native else mod_state
+                r = res.get((st, stock + ":omx", 1)) if st else None
+                vals.append(f"{pct(r['ratio']):.3f}" if r and r["ratio"] is not None else "NaN")
+            if any(v != "NaN" for v in vals):
+                short_kernel = ".".join(kernel.split(".")[:2]).split("-")[0]
+                rows.append(f"\"{INTERP_SHORT[stock]}, {short_kernel}\" " + " ".join(vals))
+    if not rows:
+        return False
+    with open(os.path.join(out, "chart-interp.dat"), "w") as f:
+        f.write("# workload+kernel " + " | ".join(t for t, _, _ in INTERP_CHART) + "  (% over the stock interpreter)\n")
+        f.write("\n".join(rows) + "\n")
+    return True
+
+
 def write_chart(out, summaries):
-    """chart.dat and chart.gp: the first kernel's costs (log scale) and
-    changes vs absent, on the icount figures where there are some."""
+    """chart.dat and chart.gp: the interpreters over the stock ones, then
+    the first kernel's costs (log scale) and changes vs absent, on the
+    icount figures where there are some."""
     if not summaries:
         return
+    interp = write_interp_chart_data(out, summaries)
     module_kernels = [k for k in summaries if not any(r[0] == "native" for r in summaries[k])]
     if not module_kernels:
         return
@@ -399,8 +636,23 @@ def write_chart(out, summaries):
                 chg.append(f"{pct(r['ratio']):.3f}" if r and r["ratio"] is not None else "NaN")
             f.write(f"\"{short[wk]}\" " + " ".join(vals) + " " + " ".join(chg) + "\n")
     unit = "guest instructions per operation" if tb == "icount" else "ns per operation"
+    interp_plot = ""
+    if interp:
+        interp_plot = f"""set title "The enlightened interpreter over the stock one on the same work, % (icount medians); targets +3% at policy 3, +8% with --restrict-file"
+set ylabel "% over the stock interpreter"
+set yrange [*<0:10<*]
+set arrow 1 from graph 0, first 3 to graph 1, first 3 nohead dt 2 lc rgb "red"
+set arrow 2 from graph 0, first 8 to graph 1, first 8 nohead dt 3 lc rgb "orange"
+plot "{out}/chart-interp.dat" using 2:xtic(1) title "{INTERP_CHART[0][0]}" lc rgb "#7f7f7f", \\
+     "" using 3 title "{INTERP_CHART[1][0]}" lc rgb "#1f77b4", \\
+     "" using 4 title "{INTERP_CHART[2][0]}" lc rgb "#9467bd", \\
+     "" using 5 title "{INTERP_CHART[3][0]}" lc rgb "#d62728"
+unset arrow 1
+unset arrow 2
+set autoscale y
+"""
     gp = f"""# Written by tests/bench/report.py
-set terminal pngcairo noenhanced size 1200,900 font "sans,10"
+set terminal pngcairo noenhanced size 1200,{1350 if interp else 900} font "sans,10"
 set output "{out}/chart.png"
 set datafile missing "NaN"
 set style data histograms
@@ -410,7 +662,8 @@ set boxwidth 0.9
 set grid ytics
 set key top left
 set xtics rotate by -20
-set multiplot layout 2,1 title "omayexec: cost of the hooks ({tb} time base, kernel {kernel}, medians)"
+set multiplot layout {3 if interp else 2},1 title "omayexec: what an interpreter pays, then the cost of the hooks ({tb} time base, kernel {kernel}, medians)"
+{interp_plot}set ylabel
 set title "Cost per operation (log scale): module absent, loaded, and the fapolicyd peer"
 set ylabel "{unit}"
 set logscale y

@@ -33,7 +33,8 @@
  * program exits 126.
  *
  * A judged parser is marked with ext magic on its linestr (a new SV per
- * unit): the cost for every later op of the unit is one magic lookup.
+ * unit): the cost for every later op of the unit is one magic lookup (a
+ * few more inside a string or a pattern, see judged()).
  */
 /* perl.h first: it sets the feature macros (_GNU_SOURCE...). */
 #include "omxpl.h"
@@ -49,12 +50,32 @@ static Perl_check_t next_checker[512];
 /* Its address is the mark; it has no methods. */
 static MGVTBL judged_mark;
 
+static int marked(SV *linestr)
+{
+	return SvTYPE(linestr) >= SVt_PVMG &&
+	       mg_findext(linestr, PERL_MAGIC_ext, &judged_mark);
+}
+
+/*
+ * Inside an interpolated string, a regular expression or a here-doc, the
+ * lexer reads from another line buffer (sublex_push() sets linestr to the
+ * construct's text) and keeps the enclosing ones on the lex_shared chain:
+ * a unit judged before is found there, instead of being judged again for
+ * each such construct (about 30 times a module of Perl's own library).
+ * The chain is the parser's own: a unit require starts from inside one
+ * (a BEGIN in a string) has a new parser, and is judged.
+ */
 static int judged(pTHX)
 {
 	SV *linestr = PL_parser->linestr;
+	LEXSHARED *ls;
 
-	return !linestr || (SvTYPE(linestr) >= SVt_PVMG &&
-			    mg_findext(linestr, PERL_MAGIC_ext, &judged_mark));
+	if (!linestr || marked(linestr))
+		return 1;
+	for (ls = PL_parser->lex_shared; ls; ls = ls->ls_prev)
+		if (ls->ls_linestr && marked(ls->ls_linestr))
+			return 1;
+	return 0;
 }
 
 /* /dev/null, Perl's BIT_BUCKET. */

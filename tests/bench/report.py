@@ -64,6 +64,13 @@ for _w, _stock, _omx in INTERPS:
     INTERP_LABEL[_w + ":omx"] = _omx
 # The targets: the enlightened interpreter over the stock one, by state.
 INTERP_TARGETS = {"policy3": 3.0, "restrict": 8.0}
+# The open's targets (issue 22), in % over the reference workload: an
+# unflagged open and execve() over the module absent, an allowed O_MAYEXEC
+# open over a plain openat2() of the same file (with its close, and alone).
+UNFLAGGED_LIMIT_PCT = 0.3
+EXECVE_LIMIT_PCT = 1.0
+MAYEXEC_LIMIT_PCT = 2.5
+MAYEXEC_OPEN_LIMIT_PCT = 3.0
 # The chart's states: a module kernel's.
 CHART_STATES = ["absent", "policy0", "policy3", "absent2", "fapolicyd"]
 # (workload, threads) in table order
@@ -328,23 +335,25 @@ def targets(res):
     def get(s, w, t=1):
         return res.get((s, w, t))
 
-    # 1. unflagged opens, module loaded, at most +1 %.
+    # 1. unflagged opens, module loaded, at most +0.3 %; execve() +1 %.
     for s in ("policy0", "policy3"):
         for wk in UNFLAGGED:
             r = get(s, *wk)
+            limit = EXECVE_LIMIT_PCT if wk[0] == "execve" else UNFLAGGED_LIMIT_PCT
             if r and r["ratio"] is not None:
-                out.append(dict(target=f"{LABEL[wk]} ({STATE_LABEL[s]}) <= +1% over absent",
-                                value_pct=round(pct(r["ratio"]), 3), limit_pct=1.0,
-                                met=r["ratio"] <= 1.01))
-    # 2. allowed O_MAYEXEC at most +5 % over plain openat2 of the same file:
-    #    with the close, and (stricter) the open alone.
+                out.append(dict(target=f"{LABEL[wk]} ({STATE_LABEL[s]}) <= +{limit:g}% over absent",
+                                value_pct=round(pct(r["ratio"]), 3), limit_pct=limit,
+                                met=pct(r["ratio"]) <= limit))
+    # 2. allowed O_MAYEXEC over plain openat2 of the same file: with the
+    #    close at most +2.5 %, the open alone at most +3 %.
     for s in ("policy0", "policy3"):
-        for w, how in (("mayexec_ok", "open+close"), ("mayexec_ok:open", "open only")):
+        for w, how, limit in (("mayexec_ok", "open+close", MAYEXEC_LIMIT_PCT),
+                              ("mayexec_ok:open", "open only", MAYEXEC_OPEN_LIMIT_PCT)):
             r = get(s, w)
             if r and r["ratio"] is not None:
-                out.append(dict(target=f"O_MAYEXEC allowed ({STATE_LABEL[s]}, {how}) <= +5% over plain openat2",
-                                value_pct=round(pct(r["ratio"]), 3), limit_pct=5.0,
-                                met=r["ratio"] <= 1.05))
+                out.append(dict(target=f"O_MAYEXEC allowed ({STATE_LABEL[s]}, {how}) <= +{limit:g}% over plain openat2",
+                                value_pct=round(pct(r["ratio"]), 3), limit_pct=limit,
+                                met=pct(r["ratio"]) <= limit))
     # 3. refused no dearer than allowed: the refused open against the
     #    allowed open alone (a refusal leaves nothing to close).
     ok, ref = get("policy3", "mayexec_ok:open"), get("policy3", "mayexec_refused")
@@ -352,14 +361,15 @@ def targets(res):
         out.append(dict(target="O_MAYEXEC refused (policy 3, EACCES) no dearer than allowed (policy 3, open only)",
                         value_pct=round(100.0 * (ref["median"] / ok["median"] - 1), 3),
                         limit_pct=0.0, met=ref["median"] <= ok["median"]))
-    # 4. two threads: the same ratios as one thread (within the +1 % target).
+    # 4. two threads: the same ratios as one thread (an unflagged open's
+    #    target).
     for s in ("policy0", "policy3"):
         r2, r1 = get(s, "open", 2), get(s, "open", 1)
         if r2 and r1 and r2["ratio"] is not None:
-            out.append(dict(target=f"open+close, 2 threads ({STATE_LABEL[s]}) <= +1% over absent "
+            out.append(dict(target=f"open+close, 2 threads ({STATE_LABEL[s]}) <= +{UNFLAGGED_LIMIT_PCT:g}% over absent "
                                    f"(1 thread: {pct(r1['ratio']):+.2f}%)",
-                            value_pct=round(pct(r2["ratio"]), 3), limit_pct=1.0,
-                            met=r2["ratio"] <= 1.01))
+                            value_pct=round(pct(r2["ratio"]), 3), limit_pct=UNFLAGGED_LIMIT_PCT,
+                            met=pct(r2["ratio"]) <= UNFLAGGED_LIMIT_PCT))
     return out
 
 
@@ -546,7 +556,7 @@ def main():
                         text.append(f"    {t} thread{'s' if t > 1 else ' '} {STATE_LABEL[s]:<18} median x{r['ratio']:.3f} "
                                     f"[{r['spread_pct']:.1f}%; absent {a0['spread_pct']:.1f}%]"
                                     f"  fastest x{r['min'] / a0['min']:.3f}")
-            text.append("  Only spreads well under 1 % could confirm the +1 % target there.")
+            text.append(f"  Only spreads well under {UNFLAGGED_LIMIT_PCT:g} % could confirm the +{UNFLAGGED_LIMIT_PCT:g} % target there.")
         text.append("")
         text.append(f"== profile, kernel {kernel}: where the added instructions go (differences of icount medians)")
         for x in p:
@@ -673,11 +683,11 @@ plot "{out}/chart.dat" using 2:xtic(1) title "module absent" lc rgb "#7f7f7f", \
      "" using 5 title "absent again" lc rgb "#bcbcbc", \\
      "" using 6 title "fapolicyd (peer)" lc rgb "#d62728"
 unset logscale y
-set title "Change vs module absent, % (O_MAYEXEC rows: vs plain openat2 of the same state; AT_EXECVE_CHECK rows: vs the O_MAYEXEC open); targets +1% / +5%"
+set title "Change vs module absent, % (O_MAYEXEC rows: vs plain openat2 of the same state; AT_EXECVE_CHECK rows: vs the O_MAYEXEC open); targets +{UNFLAGGED_LIMIT_PCT:g}% (unflagged opens) / +{MAYEXEC_LIMIT_PCT:g}% (O_MAYEXEC open+close)"
 set ylabel "%"
 set yrange [*:6<*]
-set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb "red"
-set arrow 2 from graph 0, first 5 to graph 1, first 5 nohead dt 3 lc rgb "orange"
+set arrow 1 from graph 0, first {UNFLAGGED_LIMIT_PCT:g} to graph 1, first {UNFLAGGED_LIMIT_PCT:g} nohead dt 2 lc rgb "red"
+set arrow 2 from graph 0, first {MAYEXEC_LIMIT_PCT:g} to graph 1, first {MAYEXEC_LIMIT_PCT:g} nohead dt 3 lc rgb "orange"
 plot "{out}/chart.dat" using 7:xtic(1) title "loaded, policy 0" lc rgb "#2ca02c", \\
      "" using 8 title "loaded, policy 3" lc rgb "#1f77b4", \\
      "" using 9 title "absent again (drift)" lc rgb "#bcbcbc"

@@ -25,7 +25,8 @@
 #                 the packages on real installed Debian 12 and 13 systems
 #                 booted from disk (tests/system/run): apt, DKMS, systemd,
 #                 the README's quick starts, a service under the exec bits,
-#                 a kernel upgrade, the initramfs, fapolicyd, dpkg --purge
+#                 webshells refused by nginx's PHP-FPM, a kernel upgrade,
+#                 the initramfs, fapolicyd, dpkg --purge
 #   make deb      the Debian packages of both releases in
 #                 build/deb/{bookworm,trixie}/, lintian-checked: the seven
 #                 of debian/control (scripts/packages lists them):

@@ -11,6 +11,7 @@
 #include <linux/static_call_types.h>
 #include <linux/types.h>
 
+#include "arch.h"
 #include "compat.h"
 
 struct cred;
@@ -54,12 +55,13 @@ struct omayexec_symbols {
 	/* Hooked: the trampolines run at their entry. */
 	unsigned long do_sys_openat2;
 	unsigned long may_open;
-	unsigned long sys_open;			/* __x64_sys_open */
-	unsigned long sys_openat;		/* __x64_sys_openat */
-	unsigned long compat_sys_open;		/* __ia32_compat_sys_open */
-	unsigned long compat_sys_openat;	/* __ia32_compat_sys_openat */
-	unsigned long sys_execveat;		/* __x64_sys_execveat */
-	unsigned long compat_sys_execveat;	/* __ia32_compat_sys_execveat */
+	/* The syscall entries (arch.h: OMAYEXEC_SYS, OMAYEXEC_COMPAT_SYS). */
+	unsigned long sys_open;
+	unsigned long sys_openat;
+	unsigned long compat_sys_open;
+	unsigned long compat_sys_openat;
+	unsigned long sys_execveat;
+	unsigned long compat_sys_execveat;
 	unsigned long cap_task_prctl;
 	unsigned long create_user_ns;
 	/* Watched, not hooked (securebits.c). */
@@ -82,6 +84,7 @@ typedef int stock_build_open_flags_t(const struct open_how *how,
 typedef struct filename *stock_getname_t(const char __user *filename);
 typedef struct file *stock_do_filp_open_t(int dfd, struct filename *pathname,
 					  const struct open_flags *op);
+/* stock_may_open: may_open()'s body, past its hook (symbols.c). */
 DECLARE_STATIC_CALL(stock_may_open, stock_may_open_t);
 DECLARE_STATIC_CALL(stock_build_open_flags, stock_build_open_flags_t);
 DECLARE_STATIC_CALL(stock_getname, stock_getname_t);
@@ -124,17 +127,25 @@ extern bool omayexec_pinned;
  * never be unloaded, and the reference, an atomic on a line every CPU
  * shares, buys nothing.  False if the module is going away.  Once true,
  * omayexec_pinned stays true: a call that saw it needs no put.
+ *
+ * The reference is try_module_get()'s and module_put()'s, the same atomics
+ * on THIS_MODULE->refcnt (kernel/module/main.c, alike in 6.1 and 6.12 but
+ * for a preempt_disable() in 6.1 that guards nothing delete_module() does
+ * there), inline: the two calls cost an O_MAYEXEC open 29 instructions on
+ * 6.12 (tests/bench/run-profile), inline 8.  What they leave out is their
+ * module_get and module_put tracepoints.
  */
 static inline bool omayexec_get(bool *got)
 {
 	*got = !READ_ONCE(omayexec_pinned);
-	return !*got || try_module_get(THIS_MODULE);
+	return !*got || (module_is_live(THIS_MODULE) &&
+			 atomic_inc_not_zero(&THIS_MODULE->refcnt));
 }
 
 static inline void omayexec_put(bool got)
 {
 	if (got)
-		module_put(THIS_MODULE);
+		WARN_ON(atomic_dec_if_positive(&THIS_MODULE->refcnt) < 0);
 }
 
 /*
@@ -156,7 +167,10 @@ enum omayexec_interface {
 	OMAYEXEC_RFC_V1,
 };
 
-/* openat2.c: do_sys_openat2() for the opens that carry O_MAYEXEC. */
+/*
+ * openat2.c: do_sys_openat2() for the opens that carry O_MAYEXEC;
+ * omayexec_do_open() keeps the module (omayexec_get()) while it runs.
+ */
 int omayexec_openat2_selftest(void);
 long omayexec_do_open(int dfd, const char __user *filename,
 		      struct open_how *how, enum omayexec_interface interface);
@@ -236,7 +250,7 @@ static inline void omayexec_audit(enum omayexec_verdict verdict,
 	omayexec_audit_record(verdict, path, interface, policy);
 }
 
-/* trampolines.S: the code that ftrace calls at the hooked functions' entry. */
+/* arch/ARCH/trampolines.S: what ftrace calls at the hooked functions' entry. */
 void omayexec_do_sys_openat2_tramp(void);
 void omayexec_may_open_tramp(void);
 void omayexec_sys_open_tramp(void);

@@ -22,6 +22,8 @@
 #include <linux/sysctl.h>
 #include <linux/version.h>
 
+#include "arch.h"
+
 /*
  * 6.3: permission checks take the mount's idmapping, struct mnt_idmap,
  * where they took its user namespace.  Argument order and registers are
@@ -56,11 +58,39 @@ typedef struct user_namespace omayexec_idmap_t;
  * has been filtered on it with ftrace_set_filter_ip()).  6.6 renamed the
  * ops-based "multi" API of 6.1 to the plain names, and its unregister
  * frees the filter on request.
+ *
+ * 6.1 arm64 has no direct calls (register_ftrace_direct_multi() is a stub
+ * there): @ops becomes an IPMODIFY ftrace_ops whose callback, run from
+ * ftrace_regs_caller with the registers saved, makes ftrace return into
+ * the trampoline in the state a direct call would have left
+ * (omayexec_arch_enter_trampoline(), arch/arm64/arch.h).  IPMODIFY, as for
+ * a direct call, keeps every other redirecting ftrace user off the
+ * function.  Every call of the hooked function then pays for the saved
+ * registers and the callback.
  */
+#ifndef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+static inline void notrace omayexec_redirect(unsigned long ip,
+					     unsigned long parent_ip,
+					     struct ftrace_ops *op,
+					     struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	if (regs)
+		omayexec_arch_enter_trampoline(regs,
+					       (unsigned long)op->private);
+}
+#endif
+
 static inline int omayexec_register_direct(struct ftrace_ops *ops,
 					   unsigned long trampoline)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#ifndef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+	ops->func = omayexec_redirect;
+	ops->private = (void *)trampoline;
+	ops->flags |= FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY;
+	return register_ftrace_function(ops);
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
 	return register_ftrace_direct(ops, trampoline);
 #else
 	return register_ftrace_direct_multi(ops, trampoline);
@@ -70,7 +100,12 @@ static inline int omayexec_register_direct(struct ftrace_ops *ops,
 static inline int omayexec_unregister_direct(struct ftrace_ops *ops,
 					     unsigned long trampoline)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#ifndef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+	int err = unregister_ftrace_function(ops);
+
+	ftrace_free_filter(ops);
+	return err;
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
 	return unregister_ftrace_direct(ops, trampoline, true);
 #else
 	int err = unregister_ftrace_direct_multi(ops, trampoline);
@@ -79,6 +114,32 @@ static inline int omayexec_unregister_direct(struct ftrace_ops *ops,
 	return err;
 #endif
 }
+
+/*
+ * The first argument of a function watched by an ftrace_ops callback
+ * (securebits.c), 0 if it cannot be read.  Where ftrace can save all the
+ * registers (DYNAMIC_FTRACE_WITH_REGS: x86, and 6.1 arm64) it is read
+ * from them, as it always was; 6.12 arm64 only has the argument registers
+ * (DYNAMIC_FTRACE_WITH_ARGS) and refuses FTRACE_OPS_FL_SAVE_REGS
+ * (-EINVAL): ftrace_regs_get_argument() reads them there.
+ */
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+#define OMAYEXEC_WATCH_FLAGS	FTRACE_OPS_FL_SAVE_REGS
+
+static inline unsigned long omayexec_watched_arg0(struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	return regs ? regs_get_kernel_argument(regs, 0) : 0;
+}
+#else
+#define OMAYEXEC_WATCH_FLAGS	0
+
+static inline unsigned long omayexec_watched_arg0(struct ftrace_regs *fregs)
+{
+	return ftrace_regs_get_argument(fregs, 0);
+}
+#endif
 
 /*
  * The mark an O_MAYEXEC open leaves on its file, the fsnotify events it
@@ -108,7 +169,15 @@ static inline int omayexec_unregister_direct(struct ftrace_ops *ops,
  * other task can see it) and without AppArmor or TOMOYO ever seeing it; a
  * domain that handles LANDLOCK_ACCESS_FS_EXECUTE then refuses a file under
  * no rule that grants it, as for execve().  symbols.c resolves the hook
- * where the open carries no __FMODE_EXEC and Landlock is active.
+ * where the open carries no __FMODE_EXEC and Landlock is active.  A caller
+ * outside any Landlock domain is not asked about: the hook answers 0 for
+ * it before it looks at anything, and asking cost an O_MAYEXEC open 35
+ * instructions on 6.12 (tests/bench/run-profile).  The domain is the first
+ * member of Landlock's blob in the credentials (struct
+ * landlock_cred_security, security/landlock/cred.h, not in the headers
+ * package), at the offset Landlock's lsm_blob_sizes.lbs_cred holds once
+ * the LSMs are set up; symbols.c reads it at load, and leaves -1 (always
+ * ask) where it cannot.
  *
  * The module is built for 6.1 and 6.12 only: the 6.8 line tells the
  * changes apart.
@@ -116,6 +185,7 @@ static inline int omayexec_unregister_direct(struct ftrace_ops *ops,
 typedef int stock_landlock_file_open_t(struct file *file);
 DECLARE_STATIC_CALL(stock_landlock_file_open, stock_landlock_file_open_t);
 extern bool omayexec_landlock_asked;	/* symbols.c */
+extern int omayexec_landlock_cred_offset;	/* symbols.c; -1: unknown */
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
 #define OMAYEXEC_FMODE_EXEC	0
@@ -124,7 +194,13 @@ static inline int omayexec_landlock_exec(struct file *file)
 {
 	int err;
 
+	int offset = omayexec_landlock_cred_offset;
+
 	if (!omayexec_landlock_asked)
+		return 0;
+	/* The opener's Landlock domain: none, nothing to ask. */
+	if (offset >= 0 &&
+	    !*(void * const *)(file->f_cred->security + offset))
 		return 0;
 	file->f_flags |= __FMODE_EXEC;
 	err = static_call(stock_landlock_file_open)(file);
@@ -227,6 +303,61 @@ static inline int omayexec_exec_open(struct linux_binprm *bprm, int fd,
 		return PTR_ERR(file);
 	bprm->file = file;
 	return 0;
+}
+#endif
+
+/*
+ * pin.c pins the module under module_mutex.  Where kallsyms has no data
+ * symbols (6.1 arm64: no KALLSYMS_ALL) the mutex cannot be found, but
+ * module_kallsyms_on_each_symbol() takes it and calls back with it held,
+ * at least once (for the module's own symbols, which are there from
+ * COMING on): the pin then runs in that callback.  Its 6.1 signature; 6.2
+ * changed it, and the 6.12 kernels have the mutex in kallsyms.
+ */
+void omayexec_pin_locked(void);	/* pin.c */
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+typedef int stock_module_kallsyms_on_each_symbol_t(
+	int (*fn)(void *data, const char *name, struct module *mod,
+		  unsigned long addr), void *data);
+DECLARE_STATIC_CALL(stock_module_kallsyms_on_each_symbol,
+		    stock_module_kallsyms_on_each_symbol_t);
+#define OMAYEXEC_MODULE_MUTEX_HOLDER	"module_kallsyms_on_each_symbol"
+/* symbols.c defines the static call, and sets it. */
+#define OMAYEXEC_DEFINE_MODULE_MUTEX_HOLDER				\
+	DEFINE_STATIC_CALL_NULL(stock_module_kallsyms_on_each_symbol,	\
+				stock_module_kallsyms_on_each_symbol_t)
+
+static inline void omayexec_set_module_mutex_holder(unsigned long addr)
+{
+	static_call_update(stock_module_kallsyms_on_each_symbol,
+			   (stock_module_kallsyms_on_each_symbol_t *)addr);
+}
+
+static inline int omayexec_pin_callback(void *data, const char *name,
+					struct module *mod,
+					unsigned long addr)
+{
+	omayexec_pin_locked();
+	return 1;	/* once is enough */
+}
+
+static inline void omayexec_pin_in_module_mutex_holder(void)
+{
+	static_call(stock_module_kallsyms_on_each_symbol)(omayexec_pin_callback,
+							  NULL);
+}
+#else
+#define OMAYEXEC_MODULE_MUTEX_HOLDER	NULL
+/* Nothing to define; a declaration, so that its use takes a semicolon. */
+#define OMAYEXEC_DEFINE_MODULE_MUTEX_HOLDER	static_assert(1)
+
+static inline void omayexec_set_module_mutex_holder(unsigned long addr)
+{
+}
+
+static inline void omayexec_pin_in_module_mutex_holder(void)
+{
 }
 #endif
 

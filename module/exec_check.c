@@ -153,16 +153,17 @@ static long exec_check_pinned(int fd, const char __user *filename, int flags)
 	return err;
 }
 
-/* The syscall wrappers' argument registers: di, si, dx, r10, r8... */
+/* The syscall wrappers' arguments, where arch.h says they are. */
 long omayexec_sys_execveat(const struct pt_regs *regs)
 {
-	return exec_check_pinned((int)regs->di, (const char __user *)regs->si,
-				 (int)regs->r8);
+	return exec_check_pinned((int)omayexec_sys_arg(regs, 0),
+				 (const char __user *)omayexec_sys_arg(regs, 1),
+				 (int)omayexec_sys_arg(regs, 4));
 }
 
-/* ... and bx, cx, dx, si, di for 32-bit callers. */
 long omayexec_compat_sys_execveat(const struct pt_regs *regs)
 {
-	return exec_check_pinned((int)regs->bx, compat_ptr(regs->cx),
-				 (int)regs->di);
+	return exec_check_pinned((int)omayexec_compat_sys_arg(regs, 0),
+				 compat_ptr(omayexec_compat_sys_arg(regs, 1)),
+				 (int)omayexec_compat_sys_arg(regs, 4));
 }

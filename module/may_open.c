@@ -137,8 +137,8 @@ int omayexec_may_open(omayexec_idmap_t *idmap, const struct path *path,
 
 	/*
 	 * The common case, an allowed open of a regular file: the stock
-	 * checks and the policy's in one stock may_open() (the trampoline
-	 * lets it run without the mark).
+	 * checks and the policy's in one stock may_open() (its body, past
+	 * the hook: symbols.c).
 	 */
 	if (exec_check_folds(inode, policy, interface) &&
 	    !static_call(stock_may_open)(idmap, path, stock_acc_mode | MAY_EXEC,

@@ -94,12 +94,14 @@ static struct file *exec_file_check(struct file *file)
 
 /*
  * do_sys_openat2() for an open_how that carries O_MAYEXEC, on behalf of
- * @interface.  The caller keeps the module (omayexec_get()).  @how is the
+ * @interface, with the module kept (omayexec_do_open()).  @how is the
  * kernel's own copy, which the open syscalls drop once do_sys_openat2()
  * returns: the flag is taken out of it in place, not out of a copy.
  */
-long omayexec_do_open(int dfd, const char __user *filename,
-		      struct open_how *how, enum omayexec_interface interface)
+static __always_inline long open_marked(int dfd,
+					const char __user *filename,
+					struct open_how *how,
+					enum omayexec_interface interface)
 {
 	struct open_flags op;
 	struct filename *name;
@@ -138,8 +140,8 @@ long omayexec_do_open(int dfd, const char __user *filename,
 	return fd;
 }
 
-long omayexec_openat2(int dfd, const char __user *filename,
-		      struct open_how *how)
+long omayexec_do_open(int dfd, const char __user *filename,
+		      struct open_how *how, enum omayexec_interface interface)
 {
 	bool got;
 	long fd;
@@ -148,11 +150,13 @@ long omayexec_openat2(int dfd, const char __user *filename,
 	 * Keep the module while the open runs: it may sleep for a long time
 	 * (a FIFO without a writer) with this function on its stack.  If the
 	 * module is already going away, answer as the stock kernel does.
+	 * Here rather than in each caller: one frame less on every O_MAYEXEC
+	 * open (its callers jump here).
 	 */
 	if (!omayexec_get(&got))
 		return -EINVAL;
 
-	fd = omayexec_do_open(dfd, filename, how, OMAYEXEC_OPENAT2);
+	fd = open_marked(dfd, filename, how, interface);
 
 	/*
 	 * After this, only the return is left to run in the module; exit
@@ -160,6 +164,12 @@ long omayexec_openat2(int dfd, const char __user *filename,
 	 */
 	omayexec_put(got);
 	return fd;
+}
+
+long omayexec_openat2(int dfd, const char __user *filename,
+		      struct open_how *how)
+{
+	return omayexec_do_open(dfd, filename, how, OMAYEXEC_OPENAT2);
 }
 
 /*

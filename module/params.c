@@ -100,15 +100,9 @@ static const char __user *loader_param_string(void)
 	struct pt_regs *regs = task_pt_regs(current);
 	unsigned long args[6];
 	int nr = syscall_get_nr(current, regs);
-	int init_module_nr = __NR_init_module;
-	int finit_module_nr = __NR_finit_module;
+	int init_module_nr, finit_module_nr;
 
-#ifdef CONFIG_IA32_EMULATION
-	if (in_ia32_syscall()) {
-		init_module_nr = __NR_ia32_init_module;
-		finit_module_nr = __NR_ia32_finit_module;
-	}
-#endif
+	omayexec_module_syscall_nrs(&init_module_nr, &finit_module_nr);
 	syscall_get_arguments(current, regs, args);
 	if (nr == init_module_nr)
 		return (const char __user *)args[2];

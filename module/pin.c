@@ -54,12 +54,9 @@ void omayexec_pin_cancel(void)
 	self_use = NULL;
 }
 
-void omayexec_pin(void)
+/* Called with module_mutex held. */
+void omayexec_pin_locked(void)
 {
-	if (!self_use)
-		return;
-
-	mutex_lock(omayexec_sym.module_mutex);
 	/*
 	 * "rmmod -f" ignores the references of the tasks in the module: if
 	 * it has already begun (GOING, decided under this mutex), do not
@@ -75,6 +72,19 @@ void omayexec_pin(void)
 		list_add(&self_use->target_list, &THIS_MODULE->target_list);
 		WRITE_ONCE(omayexec_pinned, true);
 	}
+}
+
+void omayexec_pin(void)
+{
+	if (!self_use)
+		return;
+	/* Without the mutex's address: in a function that holds it (compat.h). */
+	if (!omayexec_sym.module_mutex) {
+		omayexec_pin_in_module_mutex_holder();
+		return;
+	}
+	mutex_lock(omayexec_sym.module_mutex);
+	omayexec_pin_locked();
 	mutex_unlock(omayexec_sym.module_mutex);
 }
 

@@ -12,7 +12,8 @@
  * do_sys_openat2(), so the flag can only be seen at the syscall entries,
  * which are hooked only when asked for: __x64_sys_open() and
  * __x64_sys_openat() for 64-bit callers, __ia32_compat_sys_open() and
- * __ia32_compat_sys_openat() for 32-bit ones.
+ * __ia32_compat_sys_openat() for 32-bit ones (their arm64 names in
+ * arch/arm64/arch.h).
  */
 
 #include <linux/compat.h>
@@ -40,42 +41,39 @@ static long rfc_v1_open(int dfd, const char __user *filename, int flags,
 		/* O_MAYEXEC excludes O_CREAT and O_TMPFILE: no mode. */
 		.flags = (flags & VALID_OPEN_FLAGS) | O_MAYEXEC,
 	};
-	bool got;
-	long fd;
 
 	if (largefile)
 		how.flags |= O_LARGEFILE;
 
-	/* As in omayexec_openat2(). */
-	if (!omayexec_get(&got))
-		return -EINVAL;
-	fd = omayexec_do_open(dfd, filename, &how, OMAYEXEC_RFC_V1);
-	omayexec_put(got);
-	return fd;
+	/* It keeps the module while the open runs. */
+	return omayexec_do_open(dfd, filename, &how, OMAYEXEC_RFC_V1);
 }
 
-/* The syscall wrappers' argument registers: di, si, dx... */
+/* The syscall wrappers' arguments, where arch.h says they are. */
 long omayexec_sys_open(const struct pt_regs *regs)
 {
-	return rfc_v1_open(AT_FDCWD, (const char __user *)regs->di,
-			   (int)regs->si, force_o_largefile());
+	return rfc_v1_open(AT_FDCWD,
+			   (const char __user *)omayexec_sys_arg(regs, 0),
+			   (int)omayexec_sys_arg(regs, 1), force_o_largefile());
 }
 
 long omayexec_sys_openat(const struct pt_regs *regs)
 {
-	return rfc_v1_open((int)regs->di, (const char __user *)regs->si,
-			   (int)regs->dx, force_o_largefile());
+	return rfc_v1_open((int)omayexec_sys_arg(regs, 0),
+			   (const char __user *)omayexec_sys_arg(regs, 1),
+			   (int)omayexec_sys_arg(regs, 2), force_o_largefile());
 }
 
-/* ... and bx, cx, dx... for 32-bit callers. */
 long omayexec_compat_sys_open(const struct pt_regs *regs)
 {
-	return rfc_v1_open(AT_FDCWD, compat_ptr(regs->bx), (int)regs->cx,
-			   false);
+	return rfc_v1_open(AT_FDCWD,
+			   compat_ptr(omayexec_compat_sys_arg(regs, 0)),
+			   (int)omayexec_compat_sys_arg(regs, 1), false);
 }
 
 long omayexec_compat_sys_openat(const struct pt_regs *regs)
 {
-	return rfc_v1_open((int)regs->bx, compat_ptr(regs->cx), (int)regs->dx,
-			   false);
+	return rfc_v1_open((int)omayexec_compat_sys_arg(regs, 0),
+			   compat_ptr(omayexec_compat_sys_arg(regs, 1)),
+			   (int)omayexec_compat_sys_arg(regs, 2), false);
 }

@@ -135,21 +135,19 @@ int omayexec_create_user_ns(struct cred *new)
 static void keep_exec_bits(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
+	struct cred *new = (struct cred *)omayexec_watched_arg0(fregs);
 	const struct cred *old = current_cred();
-	struct cred *new;
 
 	/* No task holds the bits before the module is live. */
-	if (!regs || !READ_ONCE(omayexec_live))
+	if (!new || !READ_ONCE(omayexec_live))
 		return;
-	new = (struct cred *)regs->di;
 	if (new->user_ns != old->user_ns)
 		new->securebits |= old->securebits & UNPRIVILEGED;
 }
 
 static struct ftrace_ops keep_exec_bits_ops = {
 	.func = keep_exec_bits,
-	.flags = FTRACE_OPS_FL_SAVE_REGS,
+	.flags = OMAYEXEC_WATCH_FLAGS,
 };
 
 int omayexec_securebits_install(void)

@@ -18,6 +18,7 @@
 
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
+#include <linux/lsm_hooks.h>
 #include <linux/printk.h>
 #include <linux/static_call.h>
 
@@ -39,6 +40,8 @@ DEFINE_STATIC_CALL_NULL(stock_security_bprm_creds_for_exec,
 DEFINE_STATIC_CALL_NULL(stock_ima_bprm_check, stock_ima_bprm_check_t);
 DEFINE_STATIC_CALL_NULL(stock_cap_capable, stock_cap_capable_t);
 DEFINE_STATIC_CALL_NULL(stock_create_user_ns_body, stock_create_user_ns_t);
+
+OMAYEXEC_DEFINE_MODULE_MUTEX_HOLDER;
 
 typedef unsigned long ftrace_location_t(unsigned long ip);
 DEFINE_STATIC_CALL_NULL(stock_ftrace_location, ftrace_location_t);
@@ -112,6 +115,7 @@ static int resolve_body(const char *name, unsigned long *addr,
 
 DEFINE_STATIC_CALL_NULL(stock_landlock_file_open, stock_landlock_file_open_t);
 bool omayexec_landlock_asked;
+int omayexec_landlock_cred_offset = -1;
 
 /*
  * Landlock's file_open hook, where the module asks it for the EXECUTE
@@ -122,7 +126,7 @@ bool omayexec_landlock_asked;
  */
 static int resolve_landlock(void)
 {
-	unsigned long initialized, hook;
+	unsigned long initialized, hook, sizes;
 
 	initialized = static_call(stock_kallsyms_lookup_name)("landlock_initialized");
 	if (!initialized || !*(bool *)initialized)
@@ -132,7 +136,31 @@ static int resolve_landlock(void)
 	static_call_update(stock_landlock_file_open,
 			   (stock_landlock_file_open_t *)hook);
 	omayexec_landlock_asked = true;
+
+	/*
+	 * Where its domain lies in the credentials (compat.h): set at boot,
+	 * read-only since.  Not found: Landlock is always asked.
+	 */
+	sizes = static_call(stock_kallsyms_lookup_name)("landlock_blob_sizes");
+	if (sizes)
+		omayexec_landlock_cred_offset =
+			((const struct lsm_blob_sizes *)sizes)->lbs_cred;
 	return 0;
+}
+
+/*
+ * may_open(), hooked, and its body, which the policy check calls
+ * (may_open.c): past the hook, since a call there would only come back
+ * through the trampoline (without the mark) to the body.
+ */
+static int resolve_may_open(void)
+{
+	unsigned long body;
+	int err = resolve_body("may_open", &omayexec_sym.may_open, &body);
+
+	if (!err)
+		static_call_update(stock_may_open, (stock_may_open_t *)body);
+	return err;
 }
 
 static int resolve_create_user_ns(void)
@@ -163,7 +191,7 @@ static void resolve_ima_policy_flag(void)
 
 int omayexec_resolve_symbols(void)
 {
-	unsigned long module_mutex;
+	unsigned long module_mutex, holder;
 	int err;
 
 	err = find_kallsyms_lookup_name();
@@ -171,20 +199,32 @@ int omayexec_resolve_symbols(void)
 		return err;
 	resolve_ima_policy_flag();
 
-	/* locked=Y pins at init, the exec securebits at their first use. */
+	/*
+	 * locked=Y pins at init, the exec securebits at their first use,
+	 * under module_mutex, or else in a function that holds it
+	 * (compat.h).
+	 */
 	if (omayexec_locked || omayexec_exec_check) {
-		err = resolve("module_mutex", &module_mutex);
-		if (err)
-			return err;
+		module_mutex = static_call(stock_kallsyms_lookup_name)("module_mutex");
 		omayexec_sym.module_mutex = (struct mutex *)module_mutex;
+		if (!module_mutex && !OMAYEXEC_MODULE_MUTEX_HOLDER) {
+			pr_err("kernel symbol module_mutex not found\n");
+			return -ENOENT;
+		}
+		if (!module_mutex) {
+			err = resolve(OMAYEXEC_MODULE_MUTEX_HOLDER, &holder);
+			if (err)
+				return err;
+			omayexec_set_module_mutex_holder(holder);
+		}
 	}
 
-	err = RESOLVE(do_sys_openat2) ?: RESOLVE(may_open) ?:
-	      RESOLVE_AS(sys_open, "__x64_sys_open") ?:
-	      RESOLVE_AS(sys_openat, "__x64_sys_openat") ?:
-	      RESOLVE_AS(compat_sys_open, "__ia32_compat_sys_open") ?:
-	      RESOLVE_AS(compat_sys_openat, "__ia32_compat_sys_openat") ?:
-	      RESOLVE_CALL(may_open) ?: RESOLVE_CALL(build_open_flags) ?:
+	err = RESOLVE(do_sys_openat2) ?: resolve_may_open() ?:
+	      RESOLVE_AS(sys_open, OMAYEXEC_SYS(open)) ?:
+	      RESOLVE_AS(sys_openat, OMAYEXEC_SYS(openat)) ?:
+	      RESOLVE_AS(compat_sys_open, OMAYEXEC_COMPAT_SYS(open)) ?:
+	      RESOLVE_AS(compat_sys_openat, OMAYEXEC_COMPAT_SYS(openat)) ?:
+	      RESOLVE_CALL(build_open_flags) ?:
 	      RESOLVE_CALL(getname) ?: RESOLVE_CALL(do_filp_open);
 	/* Landlock reads the exec right from __FMODE_EXEC (compat.h). */
 	if (!err && !OMAYEXEC_FMODE_EXEC)
@@ -199,8 +239,8 @@ int omayexec_resolve_symbols(void)
 	 * signatures (no .isra or .constprop clone); then what the exec
 	 * securebits need (securebits.c).
 	 */
-	return RESOLVE_AS(sys_execveat, "__x64_sys_execveat") ?:
-	       RESOLVE_AS(compat_sys_execveat, "__ia32_compat_sys_execveat") ?:
+	return RESOLVE_AS(sys_execveat, OMAYEXEC_SYS(execveat)) ?:
+	       RESOLVE_AS(compat_sys_execveat, OMAYEXEC_COMPAT_SYS(execveat)) ?:
 	       RESOLVE_CALL(getname_uflags) ?: RESOLVE_CALL(alloc_bprm) ?:
 	       RESOLVE_CALL(do_open_execat) ?: RESOLVE_CALL(free_bprm) ?:
 	       RESOLVE_CALL(prepare_exec_creds) ?:

@@ -66,11 +66,11 @@ FIXTURE_VARIANT_ADD(lifecycle, do_sys_openat2) {
 };
 
 FIXTURE_VARIANT_ADD(lifecycle, sys_openat_rfc_v1) {
-	.func = "__x64_sys_openat", .params = "rfc_v1=1",
+	.func = OMX_SYS(openat), .params = "rfc_v1=1",
 };
 
 FIXTURE_VARIANT_ADD(lifecycle, sys_execveat) {
-	.func = "__x64_sys_execveat", .params = "",
+	.func = OMX_SYS(execveat), .params = "",
 };
 
 FIXTURE_VARIANT_ADD(lifecycle, cap_task_prctl) {

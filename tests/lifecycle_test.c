@@ -173,6 +173,9 @@ static void load_hog(struct __test_metadata *_metadata,
 
 	snprintf(params, sizeof(params), "func=%s mode=%s", func, mode);
 	ret = mod_load(mod_hog_path(), params);
+	/* A kernel without direct calls (6.1 arm64) has no such user. */
+	if (ret == -ENODEV && !strcmp(mode, "direct"))
+		SKIP(return, "no ftrace direct calls on this kernel");
 	ASSERT_EQ(0, ret) {
 		klog_collect(&self->log);
 		TH_LOG("loading %s %s: %s; kernel log:\n%s", mod_hog_path(),
@@ -193,6 +196,8 @@ static void hook_conflict(struct __test_metadata *_metadata,
 	int ret;
 
 	load_hog(_metadata, self, func, mode);
+	if (_metadata->skip)
+		return;
 	ASSERT_EQ(1, lc_ftrace_users(func, line, sizeof(line)));
 	TH_LOG("%s taken: %s", func, line);
 
@@ -254,6 +259,9 @@ TEST_F_TIMEOUT(lifecycle, hooks_kept_while_loaded, 90)
 			snprintf(params, sizeof(params), "func=%s mode=%s",
 				 hooked[f], modes[m]);
 			ret = mod_load(mod_hog_path(), params);
+			/* No direct calls (6.1 arm64): none to keep off. */
+			if (ret == -ENODEV && !strcmp(modes[m], "direct"))
+				continue;
 			EXPECT_EQ(-EBUSY, ret) {
 				TH_LOG("omx_hog %s: %s", params,
 				       ret ? strerror(-ret) : "loaded");

@@ -42,6 +42,7 @@
 #include "omx_stats.h"
 #include "omx_test.h"
 #include "userspace_run.h"
+#include "interp_fixture.h"
 #include "code_modes.h"
 
 #define PL_REFUSED	126
@@ -149,19 +150,7 @@ FIXTURE(perl) {
 	bool remedied, check;
 };
 
-FIXTURE_VARIANT(perl) {
-	int policy;
-	int bits;	/* SECBIT_EXEC_* set on the test and what it runs */
-};
-
-FIXTURE_VARIANT_ADD(perl, policy_0) { .policy = 0 };
-FIXTURE_VARIANT_ADD(perl, policy_1) { .policy = 1 };
-FIXTURE_VARIANT_ADD(perl, policy_2) { .policy = 2 };
-FIXTURE_VARIANT_ADD(perl, policy_3) { .policy = 3 };
-FIXTURE_VARIANT_ADD(perl, restrict_file_bit) {
-	.policy = 0, .bits = SECBIT_EXEC_RESTRICT_FILE };
-FIXTURE_VARIANT_ADD(perl, deny_interactive_bit) {
-	.policy = 0, .bits = SECBIT_EXEC_DENY_INTERACTIVE };
+INTERP_VARIANTS(perl);
 
 /* The files, relative to the workspace. */
 #define GOOD		"exec/good.pl"		/* 0755, exec mount */
@@ -173,14 +162,8 @@ FIXTURE_VARIANT_ADD(perl, deny_interactive_bit) {
 static bool allowed(const FIXTURE_VARIANT(perl) *variant, bool noexec_mount,
 		    bool exec_bit)
 {
-	if ((variant->policy & OMAYEXEC_ENFORCE_MOUNT) && noexec_mount)
-		return false;
-	if ((variant->policy & OMAYEXEC_ENFORCE_FILE) && !exec_bit)
-		return false;
-	if ((variant->bits & SECBIT_EXEC_RESTRICT_FILE) &&
-	    (noexec_mount || !exec_bit))
-		return false;
-	return true;
+	return interp_allowed(variant->policy, variant->bits, noexec_mount,
+			      exec_bit);
 }
 
 static bool file_policy(const FIXTURE_VARIANT(perl) *variant)
@@ -218,15 +201,8 @@ FIXTURE_SETUP(perl)
 	ASSERT_TRUE(omx_module_loaded());
 	ASSERT_EQ(0, omx_policy_set(0));
 	self->check = omx_exec_check_enabled();
-	ASSERT_EQ(0, omx_ws_create(ws));
-	ASSERT_EQ(0, omx_ws_mount_tmpfs(ws, "exec", 0));
-	ASSERT_EQ(0, omx_ws_mount_tmpfs(ws, "noexec", MS_NOEXEC));
-	snprintf(self->marker, sizeof(self->marker), "%s",
-		 omx_ws_path(ws, "exec/marker"));
-	snprintf(self->exec_dir, sizeof(self->exec_dir), "%s",
-		 omx_ws_path(ws, "exec"));
-	snprintf(self->noexec_dir, sizeof(self->noexec_dir), "%s",
-		 omx_ws_path(ws, "noexec"));
+	ASSERT_EQ(0, interp_ws_create(ws, self->marker, self->exec_dir,
+				      self->noexec_dir));
 
 	/* Debian's modules, a pure-Perl and an XS one, in every good script. */
 	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, GOOD),

@@ -36,6 +36,7 @@
 
 #include "omx_test.h"
 #include "userspace_run.h"
+#include "interp_fixture.h"
 #include "code_modes.h"
 
 #define PY_REFUSED	126
@@ -114,11 +115,7 @@ FIXTURE_VARIANT_ADD(python, policy_3) { .policy = 3 };
 
 static bool allowed(int policy, bool noexec_mount, bool exec_bit)
 {
-	if ((policy & OMAYEXEC_ENFORCE_MOUNT) && noexec_mount)
-		return false;
-	if ((policy & OMAYEXEC_ENFORCE_FILE) && !exec_bit)
-		return false;
-	return true;
+	return interp_allowed(policy, 0, noexec_mount, exec_bit);
 }
 
 /* Code that writes the marker, then prints "ran NAME". */
@@ -141,15 +138,8 @@ FIXTURE_SETUP(python)
 	snprintf(self->py, sizeof(self->py), "%s", us_bin("omayexec-python3"));
 	ASSERT_EQ(0, access(self->py, X_OK)) TH_LOG("%s", self->py);
 	ASSERT_EQ(0, omx_policy_set(0));
-	ASSERT_EQ(0, omx_ws_create(ws));
-	ASSERT_EQ(0, omx_ws_mount_tmpfs(ws, "exec", 0));
-	ASSERT_EQ(0, omx_ws_mount_tmpfs(ws, "noexec", MS_NOEXEC));
-	snprintf(self->marker, sizeof(self->marker), "%s",
-		 omx_ws_path(ws, "exec/marker"));
-	snprintf(self->exec_dir, sizeof(self->exec_dir), "%s",
-		 omx_ws_path(ws, "exec"));
-	snprintf(self->noexec_dir, sizeof(self->noexec_dir), "%s",
-		 omx_ws_path(ws, "noexec"));
+	ASSERT_EQ(0, interp_ws_create(ws, self->marker, self->exec_dir,
+				      self->noexec_dir));
 	snprintf(self->path_env, sizeof(self->path_env), "PYTHONPATH=%s",
 		 self->exec_dir);
 	snprintf(self->noexec_path_env, sizeof(self->noexec_path_env),

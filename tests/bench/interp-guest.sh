@@ -14,6 +14,15 @@
 #   sh_script    /bin/sh script.sh             omxsh script.omx
 #                (the same short script, an included file read twice;
 #                omxsh has no stock twin: the guest's /bin/sh is for scale)
+#   php_page     php8.X -n page.php            the same, -d extension=
+#                (page-app.sh's page: 200 classes    omayexec.so
+#                autoloaded, 205 files compiled)
+#   php_opcache  php_page with OPcache on      the same, -d extension=
+#                (opcache.enable_cli, a file cache   omayexec.so
+#                of its own, filled before: every file from the cache,
+#                none compiled; the extension judges each all the same)
+# The PHP rows when the guest has PHP and the build its extension
+# (qemu/php-paths, userspace/php); no ini (-n): the same settings for both.
 # The enlightened run's label ends in ":omx".  The scripts are in
 # interp/ next to this file; they are copied to /scratch/bench/interp
 # (tmpfs, mode 0755: executable for the file policy).
@@ -38,6 +47,7 @@ interp_here=$(dirname "${BASH_SOURCE[0]}")
 interp_dir=/scratch/bench/interp
 interp_us=
 interp_py=
+interp_php=
 
 interp_setup() {
 	interp_us=$1
@@ -50,6 +60,39 @@ interp_setup() {
 	echo "M $("$interp_py" "$interp_dir/imports.py" --count | sed 's/[a-z_]*=/interp_py_&/g')"
 	echo "M $(/usr/bin/perl "$interp_dir/imports.pl" --count | sed 's/[a-z_]*=/interp_pl_&/g')"
 	echo "M interp_sh=$(readlink -f /bin/sh)"
+	php_setup
+}
+
+# php_setup: the page (page-app.sh), and each OPcache row's file cache
+# filled by a first run; interp_php stays empty without PHP or the
+# extension (no PHP rows).
+php_setup() {
+	local php v
+	php=$(ls /usr/bin/php[0-9]* 2>/dev/null | head -n 1)
+	[[ -x "$php" && -f "$interp_us/php/omayexec.so" ]] || return 0
+	"$interp_dir/page-app.sh" "$interp_dir" || return 1
+	echo "M interp_php=$("$php" -n -r 'echo PHP_VERSION;') interp_php_code_files=$("$php" -n "$interp_dir/page.php" --count)"
+	for v in stock omx; do
+		mkdir -p "$interp_dir/opcache-$v" || return 1
+	done
+	interp_php=$php
+	# OPcache caches no file changed in the last 2 s
+	# (opcache.file_update_protection): the page was just written.
+	sleep 3
+	php_argv stock opcache && "$php" "${php_args[@]}" "$interp_dir/page.php" >/dev/null &&
+		php_argv omx opcache && "$php" "${php_args[@]}" "$interp_dir/page.php" >/dev/null
+}
+
+# php_argv stock|omx [opcache]: PHP's arguments for a row, into php_args.
+php_args=()
+php_argv() {
+	php_args=(-n)
+	if [[ ${2:-} == opcache ]]; then
+		php_args+=(-d zend_extension=opcache.so -d opcache.enable_cli=1
+			-d "opcache.file_cache=$interp_dir/opcache-$1" -d opcache.file_cache_only=1)
+	fi
+	[[ $1 == omx ]] && php_args+=(-d "extension=$interp_us/php/omayexec.so")
+	return 0
 }
 
 interp_allow_stdlib() {
@@ -89,6 +132,15 @@ interp_each() {
 	"$1" "$2" pl_uses:omx "${w[@]}" "$opl" imports.pl
 	"$1" "$2" sh_script "${w[@]}" /bin/sh script.sh
 	"$1" "$2" sh_script:omx "${w[@]}" "$interp_us/omxsh" script.omx
+	[[ -n "$interp_php" ]] || return 0
+	php_argv stock
+	"$1" "$2" php_page "${w[@]}" "$interp_php" "${php_args[@]}" page.php
+	php_argv omx
+	"$1" "$2" php_page:omx "${w[@]}" "$interp_php" "${php_args[@]}" page.php
+	php_argv stock opcache
+	"$1" "$2" php_opcache "${w[@]}" "$interp_php" "${php_args[@]}" page.php
+	php_argv omx opcache
+	"$1" "$2" php_opcache:omx "${w[@]}" "$interp_php" "${php_args[@]}" page.php
 }
 
 interp_state() {

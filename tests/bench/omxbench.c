@@ -33,6 +33,12 @@
  * (which leaves nothing to close) compares with an allowed one.  The
  * workload is then reported as WORKLOAD:open.
  *
+ * With -p ID -m ADDR (for tests/bench/run-profile; one thread), the timed
+ * operations (with -o: the opens alone) run inside profile window ID of
+ * tests/bench/profile-plugin.c: omxbench maps a page at the user address
+ * ADDR with a "ret" every 64 bytes and calls ADDR + 64 * ID before them,
+ * ADDR after them, which the plugin, told ADDR, sees.
+ *
  * dfd is the current directory, opened once.  Each of THREADS threads
  * (pinned to CPU i modulo the CPU count) runs WARMUP untimed operations,
  * waits for the others at a barrier, then runs ITERS timed ones; a
@@ -58,6 +64,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -96,6 +103,7 @@ static char *const exec_argv[] = { "prog", NULL };
 static char *const exec_envp[] = { NULL };
 static char **run_argv;		/* run: the command */
 static int devnull;		/* run: its standard output and error */
+static void (*window_open)(void), (*window_close)(void);	/* -p */
 
 struct thread {
 	pthread_t tid;
@@ -117,6 +125,44 @@ static long sys_openat2(int fd, const char *path, uint64_t flags)
 	struct open_how how = { .flags = flags };
 
 	return syscall(SYS_openat2, fd, path, &how, sizeof(how));
+}
+
+/*
+ * -p ID -m ADDR: the page of profile-plugin.c's markers, a "ret" every
+ * PROFILE_STRIDE bytes; the window opens at ADDR + ID * PROFILE_STRIDE.
+ */
+#define PROFILE_STRIDE	64
+#define PROFILE_WINDOWS	15
+
+static int map_markers(unsigned long addr, int id)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned char *p;
+	int i;
+
+	p = mmap((void *)addr, page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p == MAP_FAILED || p != (void *)addr)
+		return -1;
+	for (i = 0; i <= PROFILE_WINDOWS; i++)
+		p[i * PROFILE_STRIDE] = 0xc3;	/* ret */
+	if (mprotect(p, page, PROT_READ | PROT_EXEC))
+		return -1;
+	window_open = (void (*)(void))(p + id * PROFILE_STRIDE);
+	window_close = (void (*)(void))p;
+	return 0;
+}
+
+static void profile_start(void)
+{
+	if (window_open)
+		window_open();
+}
+
+static void profile_stop(void)
+{
+	if (window_close)
+		window_close();
 }
 
 /* The open of an open workload: the fd, or -1 with errno set. */
@@ -218,10 +264,12 @@ static void run_open_only(struct thread *t)
 	while (i < iters) {
 		n = iters - i < BATCH ? iters - i : BATCH;
 		t0 = now();
+		profile_start();
 		for (j = 0; j < n; j++) {
 			fds[j] = do_open();
 			errs[j] = fds[j] < 0 ? errno : 0;
 		}
+		profile_stop();
 		total += now() - t0;
 		for (j = 0; j < n; j++) {
 			note(t, i + j, errs[j]);
@@ -255,8 +303,10 @@ static void *run(void *arg)
 		return NULL;
 	}
 	t->start = now();
+	profile_start();
 	for (i = 0; i < iters; i++)
 		note(t, i, one());
+	profile_stop();
 	t->end = now();
 	pthread_barrier_wait(&end_barrier);
 	return NULL;
@@ -295,7 +345,7 @@ static const char *outcome(const struct thread *t, int n)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: omxbench [-n ITERS] [-r REPS] [-w WARMUP] [-t THREADS] [-s STATE] [-o] WORKLOAD\n"
+	fprintf(stderr, "usage: omxbench [-n ITERS] [-r REPS] [-w WARMUP] [-t THREADS] [-s STATE] [-o] [-p ID -m ADDR] WORKLOAD\n"
 			"       omxbench [-n ITERS] [-r REPS] [-w WARMUP] [-s STATE] run LABEL COMMAND [ARG...]\n");
 	exit(1);
 }
@@ -307,9 +357,11 @@ int main(int argc, char **argv)
 	int reps = 5, opt, i, rep;
 	uint64_t first, last;
 	const char *label;
+	unsigned long marker = 0;
+	int profile_id = 0;
 
 	/* "+": the options end at WORKLOAD; run's COMMAND has its own. */
-	while ((opt = getopt(argc, argv, "+n:r:w:t:s:o")) != -1) {
+	while ((opt = getopt(argc, argv, "+n:r:w:t:s:op:m:")) != -1) {
 		switch (opt) {
 		case 'n': iters = atol(optarg); break;
 		case 'r': reps = atoi(optarg); break;
@@ -317,6 +369,8 @@ int main(int argc, char **argv)
 		case 't': nthreads = atoi(optarg); break;
 		case 's': state = optarg; break;
 		case 'o': open_only = 1; break;
+		case 'p': profile_id = atoi(optarg); break;
+		case 'm': marker = strtoul(optarg, NULL, 0); break;
 		default: usage();
 		}
 	}
@@ -351,6 +405,19 @@ int main(int argc, char **argv)
 	if (open_only && nthreads != 1) {
 		fprintf(stderr, "omxbench: -o runs single-threaded only\n");
 		return 1;
+	}
+
+	if (profile_id || marker) {
+		if (profile_id < 1 || profile_id > PROFILE_WINDOWS || !marker ||
+		    nthreads != 1) {
+			fprintf(stderr, "omxbench: -p ID (1 to %d) needs -m ADDR and one thread\n",
+				PROFILE_WINDOWS);
+			return 1;
+		}
+		if (map_markers(marker, profile_id)) {
+			perror("omxbench: the profile markers' page");
+			return 1;
+		}
 	}
 
 	dfd = open(".", O_PATH | O_DIRECTORY);

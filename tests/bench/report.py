@@ -57,6 +57,8 @@ INTERPS = [
     ("pl_pass", "perl -e 1", "omayexec-perl -e 1"),
     ("pl_uses", "perl imports.pl", "omayexec-perl imports.pl"),
     ("sh_script", "/bin/sh script.sh", "omxsh script.omx"),
+    ("php_page", "php page.php", "php+omayexec.so page.php"),
+    ("php_opcache", "php page.php, OPcache", "php+omayexec.so page.php, OPcache"),
 ]
 INTERP_LABEL = {}
 for _w, _stock, _omx in INTERPS:
@@ -229,6 +231,9 @@ def interp_files(meta):
     if pl:
         out["pl_uses"] = int(pl) + 1
     out["sh_script"] = 3        # script.omx and lib.omx twice
+    php = meta.get("interp_php_code_files")
+    if php:
+        out["php_page"] = out["php_opcache"] = int(php)     # page.php included
     return out
 
 
@@ -248,11 +253,13 @@ def interp_table(tb, meta, res):
              f"{meta.get('interp_py_extension_modules', '?')} extension modules by dlopen), "
              f"imports.pl {files.get('pl_uses', '?')} ({meta.get('interp_pl_code_files', '?')} in %INC + the script; "
              f"{meta.get('interp_pl_shared_objects', '?')} XS objects by dlopen), script.omx 3 (itself, lib.omx twice); "
-             f"the guest's /bin/sh is {meta.get('interp_sh', '?')}",
+             f"the guest's /bin/sh is {meta.get('interp_sh', '?')}; "
+             f"page.php (PHP {meta.get('interp_php', '?')}) {files.get('php_page', '?')} "
+             "(itself, 202 classes autoloaded, config and layout; OPcache: all from its file cache)",
              "   states: the stock interpreters' code files have the x bit in every state (-allow-stdlib ran first); "
              "\"--restrict-file\": each run under \"omayexec run --restrict-file --\" (the module at policy 3, or "
              "mainline's securebits), the stock interpreter's too"]
-    w0 = 30
+    w0 = 36
     colw = 30
     lines.append(f"{'workload':<{w0}}" + "".join(f"{STATE_LABEL[s]:>{colw}}" for s in states))
     for stock, _, _ in INTERPS:
@@ -562,6 +569,7 @@ def main():
         for x in p:
             text.append(f"  {x['instructions']:+10,.1f}  {x['what']}")
             text.append(f"  {'':10}  ({x['note']})")
+        text.append("  Per function: tests/bench/run-profile (docs/performance.md).")
         text.append("")
 
     os.makedirs(a.out, exist_ok=True)
@@ -586,7 +594,8 @@ INTERP_CHART = [("policy off (module absent; 7.2: native)", "absent", "native"),
                 ("--restrict-file", "restrict", "native_restrict"),
                 ("fapolicyd (peer; module absent)", "fapolicyd", None)]
 INTERP_SHORT = {"py_pass": "python -c pass", "py_imports": "python imports",
-                "pl_pass": "perl -e 1", "pl_uses": "perl uses"}
+                "pl_pass": "perl -e 1", "pl_uses": "perl uses",
+                "php_page": "php page", "php_opcache": "php page, OPcache"}
 
 
 def write_interp_chart_data(out, summaries):

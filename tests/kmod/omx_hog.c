@@ -41,18 +41,29 @@ module_param(mode, charp, 0444);
 MODULE_PARM_DESC(mode, "ipmodify (like a livepatch) or direct (a direct call)");
 
 /*
- * The direct-call trampoline.  ftrace makes the function's fentry call
- * jump here, with the function's arguments in their registers and its
+ * The direct-call trampoline.  On x86 ftrace makes the function's fentry
+ * call jump here, with the function's arguments in their registers and its
  * return address on the stack: returning at once leaves both untouched.
+ * On arm64 (module/arch/arm64/trampolines.S) x30 points into the function
+ * and x9 holds its caller's return address: go on into the function with
+ * x30 back to what it was.
  */
+#ifdef CONFIG_ARM64
+#define OMX_HOG_TRAMP_BODY	"	bti	c\n"		\
+				"	mov	x10, x30\n"	\
+				"	mov	x30, x9\n"	\
+				"	ret	x10\n"
+#else
+#define OMX_HOG_TRAMP_BODY	ASM_ENDBR ASM_RET
+#endif
+
 void omx_hog_tramp(void);
 asm(
-"	.pushsection	.text, \"ax\", @progbits\n"
-"	.type		omx_hog_tramp, @function\n"
+"	.pushsection	.text, \"ax\", %progbits\n"
+"	.type		omx_hog_tramp, %function\n"
 "	.globl		omx_hog_tramp\n"
 "omx_hog_tramp:\n"
-	ASM_ENDBR
-	ASM_RET
+	OMX_HOG_TRAMP_BODY
 "	.size		omx_hog_tramp, .-omx_hog_tramp\n"
 "	.popsection\n"
 );
@@ -79,8 +90,9 @@ static int __init omx_hog_init(void)
 
 	if (!direct) {
 		omx_hog_ops.func = omx_hog_nop;
+		/* SAVE_REGS where the kernel has it (module/compat.h). */
 		omx_hog_ops.flags = FTRACE_OPS_FL_IPMODIFY |
-				    FTRACE_OPS_FL_SAVE_REGS;
+				    OMAYEXEC_WATCH_FLAGS;
 	}
 
 	/* Resolves the name through available_filter_functions' records. */
@@ -91,7 +103,14 @@ static int __init omx_hog_init(void)
 		return err;
 	}
 
-	if (direct)
+	/*
+	 * Without direct calls (6.1 arm64) omayexec's stand-in would enter
+	 * omx_hog_tramp as one of its own trampolines, which it is not: the
+	 * kernel's own answer there.
+	 */
+	if (direct && !IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS))
+		err = -ENODEV;
+	else if (direct)
 		err = omayexec_register_direct(&omx_hog_ops,
 					       (unsigned long)omx_hog_tramp);
 	else

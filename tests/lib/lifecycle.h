@@ -30,8 +30,8 @@
 
 /* The functions omayexec hooks with its default parameters. */
 static const char *const hooked[] = {
-	"may_open", "do_sys_openat2", "__x64_sys_execveat",
-	"__ia32_compat_sys_execveat", "cap_task_prctl", "create_user_ns",
+	"may_open", "do_sys_openat2", OMX_SYS(execveat),
+	OMX_COMPAT_SYS(execveat), "cap_task_prctl", "create_user_ns",
 };
 
 FIXTURE(lifecycle) {

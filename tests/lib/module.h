@@ -16,6 +16,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The names of the syscall entries the module hooks, as kallsyms and
+ * enabled_functions show them (module/arch/ARCH/arch.h).
+ */
+#ifdef __aarch64__
+#define OMX_SYS(name)		"__arm64_sys_" #name
+#define OMX_COMPAT_SYS(name)	"__arm64_compat_sys_" #name
+#else
+#define OMX_SYS(name)		"__x64_sys_" #name
+#define OMX_COMPAT_SYS(name)	"__ia32_compat_sys_" #name
+#endif
+
 #define MOD_OMAYEXEC		"omayexec"
 #define MOD_HOG			"omx_hog"
 

@@ -8,10 +8,18 @@
  *
  * What is judged is the file PHP is about to read, never a name looked up
  * again:
- *  1. a handle that is still a name (include, and OPcache's include_once
- *     and request fast paths, which name a cached file without opening
- *     it) is opened as the engine opens it, php_stream_open_for_zend_ex()
- *     (include_path, the including script's directory, stream wrappers);
+ *  0. a handle that is still a name (include, require, the main script of
+ *     PHP-FPM, and OPcache's include_once and request fast paths, which
+ *     name a cached file without opening it) that names a local file, as
+ *     the engine finds it (php_resolve_path(): include_path, the including
+ *     script's directory, file://; the path PHP's own open would take,
+ *     after open_basedir) is opened once, by libomayexec, as code: the
+ *     judged descriptor is what PHP compiles (step 4), and PHP opens
+ *     nothing itself.  Any other name, or an error that is no refusal
+ *     (ENOENT, no read permission), goes the engine's way:
+ *  1. a handle that is still a name is opened as the engine opens it,
+ *     php_stream_open_for_zend_ex() (include_path, the including script's
+ *     directory, stream wrappers), and its error is PHP's own;
  *  2. the descriptor under the handle is taken: the FILE of the CLI's
  *     main script, the file descriptor of a plain-file stream;
  *  3. libomayexec opens /proc/self/fd/N as code: the module judges that
@@ -216,6 +224,53 @@ static void hand_over(zend_file_handle *h, int fd)
 	h->handle.fp = fp;
 }
 
+/*
+ * Step 0: 1 when the handle, a name, was opened as code and handed over
+ * (a refusal does not return), 0 when it is left to the engine's open
+ * (step 1): a stream wrapper's URL (phar://, data:, a user wrapper that
+ * replaced file://), a name PHP cannot resolve, open_basedir's refusal,
+ * an error the plain open would get as well.  The judged open costs what
+ * PHP's own would: the include pays the exec check, not another open.
+ */
+static int open_local_as_code(zend_file_handle *h)
+{
+	const char *name = ZSTR_VAL(h->filename);
+	zend_string *path;
+	char why[8192], what[4096];
+	int fd, err;
+
+	if (php_stream_locate_url_wrapper(name, NULL, 0) !=
+	    &php_plain_files_wrapper)
+		return 0;
+	path = php_resolve_path(name, ZSTR_LEN(h->filename), PG(include_path));
+	if (!path)
+		return 0;
+	if (php_check_open_basedir_ex(ZSTR_VAL(path), 0)) {
+		zend_string_release(path);
+		return 0;
+	}
+	/* Non-blocking: a FIFO is refused at once, not waited on. */
+	fd = refusal_open_code(AT_FDCWD, ZSTR_VAL(path),
+			       O_RDONLY | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		err = errno;
+		if (!refusal_is_refusal(AT_FDCWD, ZSTR_VAL(path), err)) {
+			zend_string_release(path);
+			return 0;
+		}
+		refusal_why_path(AT_FDCWD, ZSTR_VAL(path), err, why, sizeof(why));
+		snprintf(what, sizeof(what), "%s", ZSTR_VAL(path));
+		zend_string_release(path);
+		omxphp_refuse(what, why);
+	}
+	/* OPcache's fast paths name the cached file: ours is the one opened. */
+	if (h->opened_path)
+		zend_string_release(h->opened_path);
+	h->opened_path = path;
+	hand_over(h, fd);
+	return 1;
+}
+
 static bool is_phar(const zend_file_handle *h)
 {
 	const char *name = name_of(h);
@@ -235,6 +290,8 @@ zend_op_array *omxphp_compile_file(zend_file_handle *h, int type)
 		omxphp_prompt_check_stdin();
 		return omxphp_next_compile_file(h, type);
 	}
+	if (h->type == ZEND_HANDLE_FILENAME && open_local_as_code(h))
+		return omxphp_next_compile_file(h, type);
 	if (h->type == ZEND_HANDLE_FILENAME && open_named(h, type))
 		return NULL;
 

@@ -192,9 +192,8 @@ extern int omayexec_landlock_cred_offset;	/* symbols.c; -1: unknown */
 
 static inline int omayexec_landlock_exec(struct file *file)
 {
-	int err;
-
 	int offset = omayexec_landlock_cred_offset;
+	int err;
 
 	if (!omayexec_landlock_asked)
 		return 0;

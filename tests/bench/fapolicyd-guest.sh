@@ -8,7 +8,7 @@
 # The configuration (fapolicyd.conf, fapolicyd.rules next to this file):
 # watch tmpfs and rootfs mounts (/scratch, and the guest's root), trust
 # backend "file" only, with /scratch/bench/prog, /scratch/bench/data and
-# the interpreter workloads' scripts (/scratch/bench/interp/*) in the trust
+# every file of the interpreter workloads (under /scratch/bench/interp) in the trust
 # database, and a rule set that vets every open and execute under
 # /scratch/bench: allowed when the file is trusted, denied otherwise;
 # anything else (the interpreters' own code files among it) is allowed
@@ -31,11 +31,13 @@ fapolicyd_start() {
 	cp "$fapolicyd_here/fapolicyd.conf" /etc/fapolicyd/fapolicyd.conf || return 1
 	cp "$fapolicyd_here/fapolicyd.rules" /etc/fapolicyd/compiled.rules || return 1
 	: >/etc/fapolicyd/fapolicyd.trust
-	for f in /scratch/bench/prog /scratch/bench/data /scratch/bench/interp/*; do
-		[[ -f "$f" ]] || continue
+	# The interpreter workloads' every file, in subdirectories too: the
+	# PHP page's classes (interp/app/) and OPcache's file caches.
+	while IFS= read -r -d '' f; do
 		size=$(stat -c %s "$f") && sum=$(sha256sum "$f" | cut -d' ' -f1) || return 1
 		echo "$f $size $sum" >>/etc/fapolicyd/fapolicyd.trust
-	done
+	done < <(find /scratch/bench/prog /scratch/bench/data /scratch/bench/interp \
+		-type f -print0 2>/dev/null)
 	grep -q '^fapolicyd:' /etc/group || echo 'fapolicyd:x:990:' >>/etc/group
 	grep -q '^fapolicyd:' /etc/passwd ||
 		echo 'fapolicyd:x:990:990:fapolicyd:/var/lib/fapolicyd:/bin/false' >>/etc/passwd

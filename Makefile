@@ -32,6 +32,9 @@
 #                 of debian/control (scripts/packages lists them):
 #                 omayexec-dkms, libomayexec1, libomayexec-dev, omayexec,
 #                 omayexec-python3, omayexec-perl, omayexec-php
+#   make repo     a signed apt repository of those packages in build/repo/,
+#                 a suite per release (scripts/make-repo: the key is made
+#                 once in /var/cache/omayexec/repo-key, OMAYEXEC_REPO_KEY)
 #   make install [DESTDIR=dir] [PREFIX=/usr/local]
 #                 the userspace part without packages (below; the PHP
 #                 extension: make -C userspace php install-php)
@@ -58,7 +61,7 @@ export KVER KDIR BUILD
 # CPU for the sub-makes (kbuild, userspace/, tests/), unless -j was given.
 JOBS := $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
 
-.PHONY: all deps module userspace tests check check-debug system-check soak demo bench install deb sign clean
+.PHONY: all deps module userspace tests check check-debug system-check soak demo bench install deb repo sign clean
 
 all: module userspace
 
@@ -117,6 +120,10 @@ install: userspace
 # dpkg-buildpackage on a copy of the tree, then lintian: scripts/make-deb.
 deb: deps
 	scripts/make-deb
+
+# The packages of "make deb", each release's, as an apt repository.
+repo: deb
+	scripts/make-repo
 
 # Signs MODULE in place with sign-file from the kernel headers
 # (scripts/sign-module); builds it first when it is the default one.

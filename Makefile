@@ -61,7 +61,7 @@ export KVER KDIR BUILD
 # CPU for the sub-makes (kbuild, userspace/, tests/), unless -j was given.
 JOBS := $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
 
-.PHONY: all deps module userspace tests check check-debug system-check soak demo bench install deb repo sign clean
+.PHONY: all deps module userspace tests check check-debug system-check secure-boot-check soak demo bench install deb repo sign clean
 
 all: module userspace
 
@@ -98,6 +98,13 @@ check-debug: tests
 system-check: tests
 	LINTIAN=0 scripts/make-deb
 	MAKEFLAGS= MFLAGS= RUN_CHECK_KERNELS=host RUN_CHECK_SUITES="system_bookworm system_trixie" tests/run-check
+
+# An opt-in, outside make check: Debian 12's installed system under UEFI
+# Secure Boot, the module's key enrolled through MokManager
+# (tests/system/secure-boot; about 5 to 10 minutes).
+secure-boot-check: tests
+	LINTIAN=0 scripts/make-deb bookworm
+	tests/system/secure-boot bookworm
 
 soak: tests
 	tests/run-soak

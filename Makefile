@@ -40,6 +40,10 @@
 #                 extension: make -C userspace php install-php)
 #   make sign KEY=MOK.priv CERT=MOK.der [MODULE=module/omayexec.ko]
 #                 sign the module with a machine-owner key (Secure Boot)
+#   make module DEPS=0, make sign DEPS=0 ...
+#                 on the machine that runs the module: the build and the
+#                 signature without scripts/install-deps (the developer's
+#                 packages), with the headers, gcc and make DKMS needs too
 #   make clean    remove build/ and the module's objects
 #
 # The module is installed by the omayexec-dkms package only (there is no
@@ -48,7 +52,8 @@
 # "make -C userspace install" build and install the userspace part without
 # this Makefile's dependencies (README.md's quick start).
 #
-# Every target first installs the Debian packages it needs (scripts/install-deps).
+# Every target first installs the Debian packages it needs (scripts/install-deps),
+# unless DEPS=0.
 
 # Empty on a machine without the kernel yet: "deps" installs it, and the
 # recipes and scripts detect the version again when they run.
@@ -65,8 +70,10 @@ JOBS := $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
 
 all: module userspace
 
+# DEPS=0: nothing installed, what is there is used (docs/installing.md's
+# module built without DKMS, on the machine that loads it).
 deps:
-	@scripts/install-deps
+	@$(if $(filter 0,$(DEPS)),:,scripts/install-deps)
 
 # KVER is evaluated after deps ran: the headers may have just been installed.
 module: deps

@@ -31,7 +31,10 @@
 #                 build/deb/{bookworm,trixie}/, lintian-checked: the seven
 #                 of debian/control (scripts/packages lists them):
 #                 omayexec-dkms, libomayexec1, libomayexec-dev, omayexec,
-#                 omayexec-python3, omayexec-perl, omayexec-php
+#                 omayexec-python3, omayexec-perl, omayexec-php;
+#                 as root also the architecture-dependent ones but
+#                 omayexec-php cross-built for arm64, in
+#                 build/deb/{bookworm,trixie}-arm64/ (make-deb --arch arm64)
 #   make repo     a signed apt repository of those packages in build/repo/,
 #                 a suite per release (scripts/make-repo: the key is made
 #                 once in /var/cache/omayexec/repo-key, OMAYEXEC_REPO_KEY)
@@ -134,8 +137,11 @@ install: userspace
 	$(MAKE) -C userspace install BUILD=$(BUILD)
 
 # dpkg-buildpackage on a copy of the tree, then lintian: scripts/make-deb.
+# The arm64 cross builds need root (their chroots).
 deb: deps
 	scripts/make-deb
+	if [ "$$(id -u)" = 0 ]; then scripts/make-deb --arch arm64; \
+	else echo "make deb: not root: no arm64 packages (cross-built in a chroot, as root)"; fi
 
 # The packages of "make deb", each release's, as an apt repository.
 repo: deb

@@ -67,7 +67,15 @@ typedef struct user_namespace omayexec_idmap_t;
  * a direct call, keeps every other redirecting ftrace user off the
  * function.  Every call of the hooked function then pays for the saved
  * registers and the callback.
+ *
+ * A kernel with neither (dkms.conf's BUILD_EXCLUSIVE_CONFIG keeps DKMS
+ * off it) stops here rather than failing on a missing symbol.
  */
+#if !defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) && \
+	!(defined(CONFIG_ARM64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS))
+#error "omayexec hooks through ftrace direct calls, or on arm64 an IPMODIFY ftrace_ops with saved registers: this kernel has neither"
+#endif
+
 #ifndef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 static inline void notrace omayexec_redirect(unsigned long ip,
 					     unsigned long parent_ip,

@@ -134,6 +134,15 @@ static long sys_openat2(int fd, const char *path, uint64_t flags)
 #define PROFILE_STRIDE	64
 #define PROFILE_WINDOWS	15
 
+/* A marker: a return, in the guest architecture's encoding. */
+#if defined(__x86_64__)
+static const unsigned char marker_ret[] = { 0xc3 };			/* ret */
+#elif defined(__aarch64__)
+static const unsigned char marker_ret[] = { 0xc0, 0x03, 0x5f, 0xd6 };	/* ret */
+#else
+#error "omxbench: no marker instruction for this architecture"
+#endif
+
 static int map_markers(unsigned long addr, int id)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -145,7 +154,9 @@ static int map_markers(unsigned long addr, int id)
 	if (p == MAP_FAILED || p != (void *)addr)
 		return -1;
 	for (i = 0; i <= PROFILE_WINDOWS; i++)
-		p[i * PROFILE_STRIDE] = 0xc3;	/* ret */
+		memcpy(p + i * PROFILE_STRIDE, marker_ret, sizeof(marker_ret));
+	/* arm64's instruction cache is not coherent with the stores above. */
+	__builtin___clear_cache((char *)p, (char *)p + page);
 	if (mprotect(p, page, PROT_READ | PROT_EXEC))
 		return -1;
 	window_open = (void (*)(void))(p + id * PROFILE_STRIDE);

@@ -5,16 +5,19 @@
  * program opens and closes (tests/bench/run-profile loads it).
  *
  *   qemu-system-x86_64 ... -plugin profile-plugin.so,out=FILE,marker=ADDR
+ *   qemu-system-aarch64 ... (the same: the plugin API is the guest
+ *   architecture's alike)
  *
  * The windows: the guest program (omxbench -p ID) maps a page at the user
- * address ADDR holding a "ret" every 64 bytes, and calls ADDR + 64 * ID
+ * address ADDR holding a "ret" (its architecture's) every 64 bytes, and
+ * calls ADDR + 64 * ID
  * (ID 1 to MAX_WINDOWS) to open window ID, ADDR to close it.  Nothing else
  * runs code at that address, so a translation block starting there can only
  * be one of those calls.  Windows with the same ID add up (omxbench -o opens
  * one per batch of opens).
  *
  * How it counts: every translation block of the kernel (an address in the
- * upper half) gets an inline counter of its executions, cheap enough to run
+ * upper half, bit 63 set, on x86-64 and arm64 alike) gets an inline counter of its executions, cheap enough to run
  * from boot; opening a window notes every counter, closing it adds what
  * each counter moved to the window's sum.  A block the CPU left early (an
  * exception in its middle) still counts whole: a small overcount, where the
@@ -75,7 +78,13 @@ __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 /* --- The profile --- */
 #define MAX_WINDOWS	15
 #define MARKER_STRIDE	64
-#define KERNEL_START	0xffff800000000000ull	/* x86-64's upper half */
+/*
+ * The kernel's half of the address space: x86-64's starts at
+ * 0xffff800000000000 (4-level paging), arm64's at 0xfff0000000000000 with
+ * 52-bit addresses (Debian 13's kernels) or 0xffff000000000000 with 48-bit
+ * ones (Debian 12's); user addresses never have bit 63 set.
+ */
+#define KERNEL_START	(1ull << 63)
 #define CHUNK		65536
 
 struct block {

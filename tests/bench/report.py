@@ -103,6 +103,58 @@ def is_interp(w):
     return w.split(":")[0] in INTERP_LABEL
 
 
+# The two functions every open passes through, each hooked by the module.
+OPEN_HOOKS = ("do_sys_openat2", "may_open")
+
+
+def hook_flags(meta):
+    """{hooked function: its flags in ftrace's enabled_functions} (guest-bench's
+    "M hooks=" line; none in runs older than that line)."""
+    out = {}
+    for item in meta.get("hooks", "").split(","):
+        if ":" in item:
+            name, flags = item.split(":", 1)
+            out[name] = flags
+    return out
+
+
+def mechanism(meta):
+    """How ftrace reaches the open path's hooks: "direct" (a call into the
+    trampoline), "ipmodify" (ftrace_regs_caller saves the registers and an
+    ftrace_ops callback moves the saved pc into the trampoline: 6.1 arm64),
+    None when the run did not record it."""
+    flags = [hook_flags(meta).get(f) for f in OPEN_HOOKS]
+    if all(f and "D" in f for f in flags):
+        return "direct"
+    if all(f and "I" in f and "D" not in f for f in flags):
+        return "ipmodify"
+    return None
+
+
+def mechanism_text(meta):
+    arch = meta.get("arch", "x86_64")
+    how = mechanism(meta)
+    if how == "direct":
+        return f"{arch}, ftrace direct calls into the trampolines"
+    if how == "ipmodify":
+        return (f"{arch}, no direct calls: one IPMODIFY ftrace_ops per hook, its callback "
+                "moves the saved pc into the trampoline")
+    return arch
+
+
+def hooks_note(meta):
+    """What the two hooks of an open execute, by architecture and mechanism."""
+    how = mechanism(meta)
+    if how == "ipmodify":
+        return ("do_sys_openat2 and may_open: each ftrace_regs_caller (all registers saved "
+                "and restored), ftrace_ops_list_func testing every registered ftrace_ops "
+                "against the address, the callback, then the trampoline's flag test")
+    if meta.get("arch") == "aarch64":
+        return ("do_sys_openat2 and may_open: bl (or ftrace_caller's br x17) + load + "
+                "tst + b.ne + ret each")
+    return "do_sys_openat2 and may_open: call + testl + jnz + return each"
+
+
 def parse(path):
     meta, rows = {}, []
     with open(path, errors="replace") as f:
@@ -196,10 +248,13 @@ def table(tb, meta, res):
     else:
         lines.append(f"   guest: {meta.get('cpus', '?')} vCPUs, {meta.get('tcg', '?')} TCG: "
                      "wall-clock time, NOISY (the host's other load shows)")
+    peer = (f"fapolicyd {meta['fapolicyd_version']} (1/{meta.get('fapolicyd_div', '?')} of the operations)"
+            if "fapolicyd_version" in meta else "no fapolicyd")
     lines.append(f"   kernel {meta.get('kernel', '?')}, QEMU {meta.get('qemu', '?')}, "
-                 f"fapolicyd {meta.get('fapolicyd_version', '?')} (1/{meta.get('fapolicyd_div', '?')} "
-                 f"of the operations); {meta.get('iters', '?')} operations per repetition "
+                 f"{peer}; {meta.get('iters', '?')} operations per repetition "
                  f"({meta.get('exec_iters', '?')} execve)")
+    if "arch" in meta:
+        lines.append(f"   hooks: {mechanism_text(meta)}")
     w0 = 36
     colw = 31
     lines.append(f"{'workload':<{w0}}" + "".join(f"{STATE_LABEL[s]:>{colw}}" for s in states))
@@ -398,7 +453,28 @@ def check_per_kernel(summaries):
     return out
 
 
-def profile(res):
+def hooks_per_kernel(summaries, metas):
+    """What the two hooks of an open cost on every module kernel of the run
+    (icount): policy 0 against the module absent, for the open alone and
+    with its close, per open and per hooked call."""
+    out = []
+    for (tb, kernel), res in summaries.items():
+        if tb != "icount" or any(k[0] == "native" for k in res):
+            continue
+        meta = metas[(tb, kernel)]
+        x = dict(kernel=kernel, arch=meta.get("arch", "?"), mechanism=mechanism(meta))
+        for w in ("openat2:open", "openat2", "open"):
+            a, b = res.get(("absent", w, 1)), res.get(("policy0", w, 1))
+            if a and b:
+                x[w] = dict(absent=round(a["median"], 1), policy0=round(b["median"], 1),
+                            added=round(b["median"] - a["median"], 1),
+                            pct=round(pct(b["median"] / a["median"]), 3))
+        if "openat2:open" in x:
+            out.append(x)
+    return out
+
+
+def profile(res, meta):
     """Where the added instructions go, by differences of icount medians."""
     out = []
 
@@ -411,9 +487,8 @@ def profile(res):
             out.append(dict(what=what, instructions=round(a - b, 1), note=note))
 
     for w in ("open", "openat", "openat2", "openat2:open"):
-        add(f"both trampolines on {LABEL[(w, 1)]} (policy 0 - absent)",
-            med("policy0", w), med("absent", w),
-            "do_sys_openat2 and may_open: call + testl + jnz + return each")
+        add(f"both hooks on {LABEL[(w, 1)]} (policy 0 - absent)",
+            med("policy0", w), med("absent", w), hooks_note(meta))
     add("drift: absent again - absent, open+close", med("absent2", "open"), med("absent", "open"),
         "the noise floor of the differences above")
     add("may_open trampoline on execve (policy 0 - absent)", med("policy0", "execve"),
@@ -504,6 +579,21 @@ def main():
                         f"refused {fmt_cost(x['check_refused'])}  open+close {fmt_cost(x['open_close'])} ({x['open_close_what']})")
         text.append("")
 
+    report["hooks_per_kernel"] = hooks_per_kernel(summaries, metas)
+    if report["hooks_per_kernel"]:
+        text.append("== the two hooks of every open (do_sys_openat2, may_open), per kernel, on the icount figures: "
+                    "loaded at policy 0 - absent (medians, guest instructions), per open and per hooked call")
+        for x in report["hooks_per_kernel"]:
+            how = {"direct": "direct calls", "ipmodify": "IPMODIFY callbacks"}.get(x["mechanism"], "?")
+            line = f"  {x['kernel']:<28} {x['arch']:<8} {how:<19}"
+            for w, what in (("openat2:open", "open alone"), ("openat2", "openat2+close")):
+                if w in x:
+                    y = x[w]
+                    line += (f"  {what} {fmt_cost(y['absent'])} -> {fmt_cost(y['policy0'])}: "
+                             f"{y['added']:+,.0f} ({y['pct']:+.2f}%, {y['added'] / len(OPEN_HOOKS):+,.0f} a hook)")
+            text.append(line)
+        text.append("")
+
     report["interp_targets"] = {}
     report["interp_profile"] = {}
     for (tb, kernel), ic in summaries.items():
@@ -544,7 +634,7 @@ def main():
         if tb != "icount" or any(k[0] == "native" for k in ic):
             continue
         t = targets(ic)
-        p = profile(ic)
+        p = profile(ic, metas[(tb, kernel)])
         report["targets"][kernel] = t
         report["profile"][kernel] = p
         text.append(f"== targets, kernel {kernel}, on the icount figures (instructions, medians)")

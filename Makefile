@@ -23,10 +23,11 @@
 #                 cost (docs/performance.md)
 #   make system-check
 #                 the packages on real installed Debian 12 and 13 systems
-#                 booted from disk (tests/system/run): apt, DKMS, systemd,
-#                 the README's quick starts, a service under the exec bits,
-#                 webshells refused by nginx's PHP-FPM, a kernel upgrade,
-#                 the initramfs, fapolicyd, dpkg --purge
+#                 booted by UEFI firmware from disk (tests/system/run): apt,
+#                 DKMS, Secure Boot (MokManager enrols the keys, lockdown),
+#                 make sign, systemd, the README's quick starts, a service
+#                 under the exec bits, webshells refused by nginx's PHP-FPM,
+#                 a kernel upgrade, the initramfs, fapolicyd, dpkg --purge
 #   make deb      the Debian packages of both releases in
 #                 build/deb/{bookworm,trixie}/, lintian-checked: the seven
 #                 of debian/control (scripts/packages lists them):
@@ -69,7 +70,7 @@ export KVER KDIR BUILD
 # CPU for the sub-makes (kbuild, userspace/, tests/), unless -j was given.
 JOBS := $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
 
-.PHONY: all deps module userspace tests check check-debug system-check secure-boot-check soak demo bench install deb repo sign clean
+.PHONY: all deps module userspace tests check check-debug system-check soak demo bench install deb repo sign clean
 
 all: module userspace
 
@@ -108,15 +109,6 @@ check-debug: tests
 system-check: tests
 	LINTIAN=0 scripts/make-deb
 	MAKEFLAGS= MFLAGS= RUN_CHECK_KERNELS=host RUN_CHECK_SUITES="system_bookworm system_trixie" tests/run-check
-
-# An opt-in, outside make check: Debian 12's and 13's installed systems
-# under UEFI Secure Boot, the keys enrolled through MokManager, a kernel
-# upgrade, make sign's module (tests/system/secure-boot; four boots a
-# release, one release after the other, both whatever the first's result:
-# see docs/testing.md for the time).
-secure-boot-check: tests
-	LINTIAN=0 scripts/make-deb bookworm trixie
-	rc=0; for r in bookworm trixie; do tests/system/secure-boot $$r || rc=1; done; exit $$rc
 
 soak: tests
 	tests/run-soak

@@ -11,7 +11,8 @@
  * module is absent), and none executes anything.
  *
  * Like lifecycle_test, it loads and unloads the module itself and leaves it
- * unloaded.
+ * unloaded.  Each case loads it eight or ten times, or OMX_LIFECYCLE_CYCLES
+ * times (lc_cycles()).
  *
  * Run it in a VM with single-threaded TCG (qemu/run-vm's default): under
  * QEMU 7.2's multi-threaded TCG, a vCPU that keeps calling a function
@@ -37,7 +38,7 @@
 #include "kselftest_harness.h"
 #include "lifecycle.h"
 
-#define CYCLES	8
+#define CYCLES	8	/* loads and unloads, unless lc_cycles() says */
 #define WORKERS	2
 
 /* Counts a result that must not happen, and keeps the last one's description. */
@@ -172,10 +173,11 @@ TEST_F_TIMEOUT(lifecycle, load_unload_while_opening, 180)
 
 	c = start_workers(_metadata, self, workers, race_worker);
 	ASSERT_NE(NULL, c);
-	ret = load_unload_cycles(_metadata, self, "enforce=2", CYCLES, 50, &refused);
+	ret = load_unload_cycles(_metadata, self, "enforce=2", lc_cycles(CYCLES),
+				 50, &refused);
 	EXPECT_EQ(0, ret);
-	TH_LOG("%d loads and unloads; %d unloads refused as in use", CYCLES,
-	       refused);
+	TH_LOG("%d loads and unloads; %d unloads refused as in use",
+	       lc_cycles(CYCLES), refused);
 	stop_workers(_metadata, c, workers);
 	TH_LOG("O_MAYEXEC opens of a non-executable file: %ld EINVAL, %ld EACCES, %ld allowed",
 	       c->einval, c->eacces, c->allowed);
@@ -224,7 +226,7 @@ TEST_F_TIMEOUT(lifecycle, unload_while_plain_opening, 180)
 
 	c = start_workers(_metadata, self, workers, plain_worker);
 	ASSERT_NE(NULL, c);
-	for (i = 0; i < CYCLES; i++) {
+	for (i = 0; i < lc_cycles(CYCLES); i++) {
 		LOAD_OK("enforce=3");
 		usleep(50 * 1000);
 		ret = mod_unload(MOD_OMAYEXEC);
@@ -237,7 +239,7 @@ TEST_F_TIMEOUT(lifecycle, unload_while_plain_opening, 180)
 		usleep(50 * 1000);
 	}
 	stop_workers(_metadata, c, workers);
-	TH_LOG("%d loads and unloads during %ld plain opens", CYCLES,
+	TH_LOG("%d loads and unloads during %ld plain opens", lc_cycles(CYCLES),
 	       c->allowed);
 	EXPECT_EQ(0, c->bad) {
 		TH_LOG("unexpected: %s", c->bad_what);
@@ -358,14 +360,16 @@ TEST_F_TIMEOUT(lifecycle, load_unload_while_checking, 240)
 		}
 		ASSERT_LE(0, workers[i]);
 	}
-	ret = load_unload_cycles(_metadata, self, "", CHECK_CYCLES, 150, &refused);
+	ret = load_unload_cycles(_metadata, self, "", lc_cycles(CHECK_CYCLES), 150,
+				 &refused);
 	EXPECT_EQ(0, ret);
 	c->stop = 1;
 	/* A check that executed the program would have ended with its status. */
 	for (i = 0; i <= WORKERS; i++)
 		EXPECT_EQ(0, wait_exit(workers[i], 20000)) TH_LOG("worker %d", i);
 	TH_LOG("%d loads and unloads (%d unloads refused as in use); checks: %ld allowed, %ld refused, %ld EINVAL without the module",
-	       CHECK_CYCLES, refused, c->allowed, c->refused, c->einval);
+	       lc_cycles(CHECK_CYCLES), refused, c->allowed, c->refused,
+	       c->einval);
 	EXPECT_EQ(0, c->bad) {
 		TH_LOG("unexpected: %s", c->bad_what);
 	}

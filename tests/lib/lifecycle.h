@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "omx.h"
+#include "omx_rand.h"
 #include "module.h"
 
 #define FTRACE_ENABLED	"/proc/sys/kernel/ftrace_enabled"
@@ -50,6 +51,19 @@ static inline pid_t fork_child(FIXTURE_DATA(lifecycle) *self)
 	if (pid > 0 && self->nchildren < 16)
 		self->children[self->nchildren++] = pid;
 	return pid;
+}
+
+/*
+ * How many loads a case makes: @fallback, the case's own number, unless
+ * the environment's OMX_LIFECYCLE_CYCLES says (1 to 1000).  tests/suites
+ * gives the boots that run a slice of the load and unload races (the arm64
+ * kernels) a smaller one.
+ */
+static inline int lc_cycles(int fallback)
+{
+	uint64_t n = omx_env_number("OMX_LIFECYCLE_CYCLES", fallback);
+
+	return n < 1 ? 1 : n > 1000 ? 1000 : (int)n;
 }
 
 static inline long now_ms(void)

@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -54,6 +55,28 @@ static inline const char *us_bin(const char *name)
 	exe[len] = '\0';
 	snprintf(buf, PATH_MAX, "%s/../userspace/%s", dirname(exe), name);
 	return buf;
+}
+
+/*
+ * The standard library of the Python this system carries, the one
+ * /usr/lib/python3.N that holds os.py ("/usr/lib/python3.11"), into @buf:
+ * its version is the release's (3.11 on Debian 12, 3.13 on Debian 13),
+ * and a test VM's guest carries one.  0, or -1 when there is none or more
+ * than one (which would omayexec-python3 run?).
+ */
+static inline int us_python_stdlib(char *buf, size_t len)
+{
+	glob_t g;
+	int ret = -1;
+
+	if (glob("/usr/lib/python3.*/os.py", 0, NULL, &g))
+		return -1;
+	if (g.gl_pathc == 1 && strlen(g.gl_pathv[0]) < len) {
+		snprintf(buf, len, "%s", dirname(g.gl_pathv[0]));
+		ret = 0;
+	}
+	globfree(&g);
+	return ret;
 }
 
 struct us_opts {

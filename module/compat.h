@@ -54,19 +54,22 @@ typedef struct user_namespace omayexec_idmap_t;
 #endif
 
 /*
- * ftrace direct calls, one struct ftrace_ops per hooked function (@ops
- * has been filtered on it with ftrace_set_filter_ip()).  6.6 renamed the
- * ops-based "multi" API of 6.1 to the plain names, and its unregister
- * frees the filter on request.
+ * A hook sends every call of @func to @trampoline.  Where ftrace has
+ * direct calls, each hook is one (@ops, of the hook's own, filtered on
+ * @func; 6.6 renamed the ops-based "multi" API of 6.1 to the plain names,
+ * and its unregister frees the filter on request).
  *
  * 6.1 arm64 has no direct calls (register_ftrace_direct_multi() is a stub
- * there): @ops becomes an IPMODIFY ftrace_ops whose callback, run from
- * ftrace_regs_caller with the registers saved, makes ftrace return into
- * the trampoline in the state a direct call would have left
- * (omayexec_arch_enter_trampoline(), arch/arm64/arch.h).  IPMODIFY, as for
- * a direct call, keeps every other redirecting ftrace user off the
- * function.  Every call of the hooked function then pays for the saved
- * registers and the callback.
+ * there): every hook is a function in the filter of one IPMODIFY
+ * ftrace_ops of redirect.c, whose callback, run from ftrace_regs_caller
+ * with the registers saved, makes ftrace return into the hook's
+ * trampoline in the state a direct call would have left
+ * (omayexec_arch_enter_trampoline(), arch/arm64/arch.h).  IPMODIFY, as a
+ * direct call, keeps every other redirecting ftrace user off the
+ * function.  Every call of a hooked function then pays for the saved
+ * registers, the callback, and ftrace's walk over the list of ftrace_ops
+ * (each tested against the function): one ops for all the hooks and the
+ * guard keeps that walk short.
  *
  * A kernel with neither (dkms.conf's BUILD_EXCLUSIVE_CONFIG keeps DKMS
  * off it) stops here rather than failing on a missing symbol.
@@ -76,29 +79,11 @@ typedef struct user_namespace omayexec_idmap_t;
 #error "omayexec hooks through ftrace direct calls, or on arm64 an IPMODIFY ftrace_ops with saved registers: this kernel has neither"
 #endif
 
-#ifndef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
-static inline void notrace omayexec_redirect(unsigned long ip,
-					     unsigned long parent_ip,
-					     struct ftrace_ops *op,
-					     struct ftrace_regs *fregs)
-{
-	struct pt_regs *regs = ftrace_get_regs(fregs);
-
-	if (regs)
-		omayexec_arch_enter_trampoline(regs,
-					       (unsigned long)op->private);
-}
-#endif
-
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 static inline int omayexec_register_direct(struct ftrace_ops *ops,
 					   unsigned long trampoline)
 {
-#ifndef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
-	ops->func = omayexec_redirect;
-	ops->private = (void *)trampoline;
-	ops->flags |= FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY;
-	return register_ftrace_function(ops);
-#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
 	return register_ftrace_direct(ops, trampoline);
 #else
 	return register_ftrace_direct_multi(ops, trampoline);
@@ -108,18 +93,93 @@ static inline int omayexec_register_direct(struct ftrace_ops *ops,
 static inline int omayexec_unregister_direct(struct ftrace_ops *ops,
 					     unsigned long trampoline)
 {
-#ifndef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
-	int err = unregister_ftrace_function(ops);
-
-	ftrace_free_filter(ops);
-	return err;
-#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
 	return unregister_ftrace_direct(ops, trampoline, true);
 #else
 	int err = unregister_ftrace_direct_multi(ops, trampoline);
 
 	ftrace_free_filter(ops);
 	return err;
+#endif
+}
+#else
+int omayexec_redirect_start(unsigned long guard);
+int omayexec_redirect_stop(void);
+int omayexec_redirect_add(unsigned long func, unsigned long trampoline);
+int omayexec_redirect_remove(unsigned long func);
+
+/* No direct call to make (tests/kmod/omx_hog.c's direct mode). */
+static inline int omayexec_register_direct(struct ftrace_ops *ops,
+					   unsigned long trampoline)
+{
+	return -ENODEV;
+}
+
+static inline int omayexec_unregister_direct(struct ftrace_ops *ops,
+					     unsigned long trampoline)
+{
+	return -ENODEV;
+}
+#endif
+
+/*
+ * The guard (hooks.c): a PERMANENT ftrace_ops on @func, a function that
+ * never runs.  Without direct calls it is redirect.c's ftrace_ops itself,
+ * to which the hooks then add their functions: the guard costs the walk
+ * over the list of ftrace_ops nothing more.
+ */
+static inline int omayexec_guard_register(struct ftrace_ops *guard,
+				     unsigned long func)
+{
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+	int err = ftrace_set_filter_ip(guard, func, 0, 0);
+
+	if (!err)
+		err = register_ftrace_function(guard);
+	if (err)
+		ftrace_free_filter(guard);
+	return err;
+#else
+	return omayexec_redirect_start(func);
+#endif
+}
+
+static inline int omayexec_guard_unregister(struct ftrace_ops *guard)
+{
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+	int err = unregister_ftrace_function(guard);
+
+	ftrace_free_filter(guard);
+	return err;
+#else
+	return omayexec_redirect_stop();
+#endif
+}
+
+static inline int omayexec_hook_add(struct ftrace_ops *ops, unsigned long func,
+				    unsigned long trampoline)
+{
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+	int err = ftrace_set_filter_ip(ops, func, 0, 0);
+
+	if (!err)
+		err = omayexec_register_direct(ops, trampoline);
+	if (err)
+		ftrace_free_filter(ops);
+	return err;
+#else
+	return omayexec_redirect_add(func, trampoline);
+#endif
+}
+
+static inline int omayexec_hook_remove(struct ftrace_ops *ops,
+				       unsigned long func,
+				       unsigned long trampoline)
+{
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+	return omayexec_unregister_direct(ops, trampoline);
+#else
+	return omayexec_redirect_remove(func);
 #endif
 }
 

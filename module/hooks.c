@@ -110,22 +110,16 @@ int omayexec_guard_install(void)
 {
 	int err;
 
-	err = ftrace_set_filter_ip(&guard_ops, (unsigned long)guard_target,
-				   0, 0);
-	if (!err)
-		err = register_ftrace_function(&guard_ops);
-	if (err) {
+	err = omayexec_guard_register(&guard_ops, (unsigned long)guard_target);
+	if (err)
 		pr_err("cannot hold kernel.ftrace_enabled: error %d: %s\n",
 		       err, err == -EBUSY ? "it is 0" : "ftrace refused");
-		ftrace_free_filter(&guard_ops);
-	}
 	return err;
 }
 
 void omayexec_guard_remove(void)
 {
-	WARN_ON(unregister_ftrace_function(&guard_ops));
-	ftrace_free_filter(&guard_ops);
+	WARN_ON(omayexec_guard_unregister(&guard_ops));
 }
 
 /* ---- The hooks ------------------------------------------------------------ */
@@ -134,15 +128,11 @@ static int hook_install(struct hook *hook)
 {
 	int err;
 
-	err = ftrace_set_filter_ip(&hook->ops, *hook->target, 0, 0);
-	if (!err)
-		err = omayexec_register_direct(&hook->ops,
-					       (unsigned long)hook->trampoline);
-	if (err) {
+	err = omayexec_hook_add(&hook->ops, *hook->target,
+				(unsigned long)hook->trampoline);
+	if (err)
 		pr_err("cannot hook %s: error %d: %s\n", hook->name, err,
 		       reason(err));
-		ftrace_free_filter(&hook->ops);
-	}
 	return err;
 }
 
@@ -153,8 +143,8 @@ void omayexec_hooks_remove(void)
 	for (i = ARRAY_SIZE(hooks) - 1; i >= 0; i--) {
 		if (!hooks[i].installed)
 			continue;
-		err = omayexec_unregister_direct(&hooks[i].ops,
-					(unsigned long)hooks[i].trampoline);
+		err = omayexec_hook_remove(&hooks[i].ops, *hooks[i].target,
+					   (unsigned long)hooks[i].trampoline);
 		if (WARN(err, "cannot unhook %s: %d\n", hooks[i].name, err))
 			continue;
 		hooks[i].installed = false;

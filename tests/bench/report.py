@@ -137,8 +137,8 @@ def mechanism_text(meta):
     if how == "direct":
         return f"{arch}, ftrace direct calls into the trampolines"
     if how == "ipmodify":
-        return (f"{arch}, no direct calls: one IPMODIFY ftrace_ops per hook, its callback "
-                "moves the saved pc into the trampoline")
+        return (f"{arch}, no direct calls: one IPMODIFY ftrace_ops for the hooks and the "
+                "guard, its callback moves the saved pc into the hooked function's trampoline")
     return arch
 
 
@@ -147,8 +147,9 @@ def hooks_note(meta):
     how = mechanism(meta)
     if how == "ipmodify":
         return ("do_sys_openat2 and may_open: each ftrace_regs_caller (all registers saved "
-                "and restored), ftrace_ops_list_func testing every registered ftrace_ops "
-                "against the address, the callback, then the trampoline's flag test")
+                "and restored), ftrace_ops_list_func testing each registered ftrace_ops "
+                "(the module's two: the hooks' and guard's, the securebits watch) against "
+                "the address, the callback finding the trampoline, then its flag test")
     if meta.get("arch") == "aarch64":
         return ("do_sys_openat2 and may_open: bl (or ftrace_caller's br x17) + load + "
                 "tst + b.ne + ret each")

@@ -11,8 +11,12 @@
  * module is absent), and none executes anything.
  *
  * Like lifecycle_test, it loads and unloads the module itself and leaves it
- * unloaded.  Each case loads it eight or ten times, or OMX_LIFECYCLE_CYCLES
- * times (lc_cycles()).
+ * unloaded.  Each case loads it four or five times, or OMX_LIFECYCLE_CYCLES
+ * times (lc_cycles()).  Each unload removes the hooks one by one, an
+ * RCU-tasks grace period after each (ftrace's, 1.3 s in all under TCG),
+ * and the other tasks race with every one of those states, thousands of
+ * calls each: in make check, where the whole boot runs on one host CPU,
+ * four or five cycles; for a longer hunt, OMX_LIFECYCLE_CYCLES=100.
  *
  * Run it in a VM with single-threaded TCG (qemu/run-vm's default): under
  * QEMU 7.2's multi-threaded TCG, a vCPU that keeps calling a function
@@ -38,7 +42,7 @@
 #include "kselftest_harness.h"
 #include "lifecycle.h"
 
-#define CYCLES	8	/* loads and unloads, unless lc_cycles() says */
+#define CYCLES	4	/* loads and unloads, unless lc_cycles() says */
 #define WORKERS	2
 
 /* Counts a result that must not happen, and keeps the last one's description. */
@@ -251,7 +255,7 @@ TEST_F_TIMEOUT(lifecycle, unload_while_plain_opening, 180)
 /* ---- Checks while the module comes and goes ------------------------------- */
 
 #define CHECK_THREADS	2
-#define CHECK_CYCLES	10
+#define CHECK_CYCLES	5
 
 struct check_counts {
 	volatile int stop;

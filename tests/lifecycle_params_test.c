@@ -15,9 +15,7 @@
  * locked module cannot be removed.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <stdio.h>
-#include <sys/stat.h>
 
 #include "omx.h"
 #include "module.h"

@@ -28,7 +28,7 @@
 #include "omx_test.h"
 #include "userspace_run.h"
 
-#define DENIED_WHY	"refused: denied by a fanotify listener (fapolicyd) or an LSM: EPERM\n"
+#define DENIED_WHY	"refused: denied by a fanotify listener (fapolicyd) or an LSM: EPERM; only the administrator's security policy can allow it\n"
 
 /*
  * The listener, in a child process: FAN_DENY to every FAN_OPEN_EXEC_PERM

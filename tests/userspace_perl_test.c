@@ -6,8 +6,11 @@
  * - the main script on an exec mount runs (it uses strict, warnings and the
  *   XS module POSIX); the same on a noexec mount, or without the x bit
  *   under the file policy, is refused before any of it runs, its BEGIN
- *   blocks included (one line on stderr, exit 126, the marker never
- *   written); Debian's own perl runs it anyway;
+ *   blocks included (one line on stderr that names the remedy, exit 126,
+ *   the marker never written); Debian's own perl runs it anyway;
+ * - /dev/null named as the script is refused in every variant, as every
+ *   interpreter refuses it (-e and -V, which Perl reads through it, still
+ *   run), and an empty script, which compiles to no op, is judged too;
  * - every way Perl compiles a file: use through "use lib", require of a
  *   module name, of an absolute and of a relative path, do FILE, require
  *   in eval, a file whose handle an @INC hook returns, -M, PERL5OPT and
@@ -15,7 +18,7 @@
  *   it, do returns undef with it in $@; uncaught, exit 126) or runs, as
  *   the policy says; every refusal line says what decided;
  * - a FIFO named as the script is refused at once, not waited on;
- * - -e and standard input (a file, a pipe) with and without
+ * - -e, -E (named -E) and standard input (a file, a pipe) with and without
  *   deny-interactive (--omayexec-deny-interactive, OMAYEXEC_DENY_INTERACTIVE=1,
  *   /etc/omayexec.conf, the securebit), and the debugger: -d runs with a
  *   judged perl5db.pl, and is refused with deny-interactive.
@@ -24,6 +27,8 @@
  * (omayexec-perl-allow-stdlib) does, and takes it back afterwards;
  * perl_stdlib shows use strict refused without it, in one line with the
  * remedy, exit 126, and the remedy itself working.
+ *
+ * The fixture is the interpreters' shared one (lib/interp_fixture.h).
  *
  * Setting a securebit pins the module until reboot (securebits_test): run
  * this suite where that does not matter.
@@ -42,9 +47,7 @@
 
 #include "omx_stats.h"
 #include "omx_test.h"
-#include "userspace_run.h"
 #include "interp_fixture.h"
-#include "code_modes.h"
 
 #define PL_REFUSED	126
 /*
@@ -144,11 +147,8 @@ static const char *first_line(const char *s, char *buf, size_t len)
 /* ---- The fixture --------------------------------------------------------- */
 
 FIXTURE(perl) {
-	struct omx_ws ws;
+	struct interp_fx ix;	/* the shared workspace, policy, oracle */
 	char pl[PATH_MAX];
-	char marker[PATH_MAX];	/* written by every refused piece of code */
-	char exec_dir[PATH_MAX], noexec_dir[PATH_MAX];
-	bool remedied, check;
 };
 
 INTERP_VARIANTS(perl);
@@ -158,20 +158,6 @@ INTERP_VARIANTS(perl);
 #define NX		"exec/nx.pl"		/* 0644, exec mount */
 #define PLAIN		"exec/plain.pl"		/* 0755, exec mount, no module */
 #define EVIL		"noexec/evil.pl"	/* 0755, noexec mount */
-
-/* Whether a file runs: the policy, and the exec check under the bit. */
-static bool allowed(const FIXTURE_VARIANT(perl) *variant, bool noexec_mount,
-		    bool exec_bit)
-{
-	return interp_allowed(variant->policy, variant->bits, noexec_mount,
-			      exec_bit);
-}
-
-static bool file_policy(const FIXTURE_VARIANT(perl) *variant)
-{
-	return (variant->policy & OMAYEXEC_ENFORCE_FILE) ||
-	       (variant->bits & SECBIT_EXEC_RESTRICT_FILE);
-}
 
 /* Code that writes the marker at compile time, then prints "ran NAME". */
 static void evil_code(char *buf, size_t len, const char *marker,
@@ -187,22 +173,13 @@ static void evil_code(char *buf, size_t len, const char *marker,
 
 FIXTURE_SETUP(perl)
 {
-	struct omx_ws *ws = &self->ws;
+	struct omx_ws *ws = &self->ix.ws;
 	char text[PATH_MAX * 4];
 
-	ASSERT_FALSE(access(US_CONF, F_OK) == 0 && !us_conf_is_ours())
-		TH_LOG("%s exists: not overwriting it", US_CONF);
-	us_conf_remove();
-	unsetenv("OMAYEXEC_MODE");
-	unsetenv("OMAYEXEC_DENY_INTERACTIVE");
 	snprintf(self->pl, sizeof(self->pl), "%s", us_bin("omayexec-perl"));
 	ASSERT_EQ(0, access(self->pl, X_OK)) TH_LOG("%s", self->pl);
 	ASSERT_EQ(0, access(REAL_PERL, X_OK));
-	ASSERT_TRUE(omx_module_loaded());
-	ASSERT_EQ(0, omx_policy_set(0));
-	self->check = omx_exec_check_enabled();
-	ASSERT_EQ(0, interp_ws_create(ws, self->marker, self->exec_dir,
-				      self->noexec_dir));
+	interp_setup(_metadata, &self->ix, variant->policy, variant->bits);
 
 	/* Debian's modules, a pure-Perl and an XS one, in every good script. */
 	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, GOOD),
@@ -210,17 +187,17 @@ FIXTURE_SETUP(perl)
 		"print 'ran good ', POSIX::floor(2.5), \"\\n\";\n", 0755));
 	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, NX), "print \"ran nx\\n\";\n", 0644));
 	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, PLAIN), "print \"ran plain\\n\";\n", 0755));
-	evil_code(text, sizeof(text), self->marker, NULL, "evil");
+	evil_code(text, sizeof(text), self->ix.marker, NULL, "evil");
 	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, EVIL), text, 0755));
 
 	/* The modules on the noexec mount, with the x bit. */
 	ASSERT_EQ(0, mkdirat(ws->dirfd, "noexec/lib", 0755));
 	ASSERT_EQ(0, mkdirat(ws->dirfd, "noexec/lib/Devel", 0755));
-	evil_code(text, sizeof(text), self->marker, "Evil", "Evil");
+	evil_code(text, sizeof(text), self->ix.marker, "Evil", "Evil");
 	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, "noexec/lib/Evil.pm"), text, 0755));
-	evil_code(text, sizeof(text), self->marker, NULL, "evil.pl");
+	evil_code(text, sizeof(text), self->ix.marker, NULL, "evil.pl");
 	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, "noexec/lib/evil.pl"), text, 0755));
-	evil_code(text, sizeof(text), self->marker, "Devel::Evil",
+	evil_code(text, sizeof(text), self->ix.marker, "Devel::Evil",
 		  "Devel::Evil");
 	strcat(text, "sub DB::DB {}\n");
 	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, "noexec/lib/Devel/Evil.pm"),
@@ -228,47 +205,21 @@ FIXTURE_SETUP(perl)
 
 	/*
 	 * The remedy's effect first under the file policy: Debian's modules
-	 * are 0644 (cm_allow(): perl_stdlib runs the remedy itself).
+	 * are 0644 (perl_stdlib runs the remedy itself).  The bits go on
+	 * this test's process, and on what it runs.
 	 */
-	if (file_policy(variant)) {
-		ASSERT_LE(0, stdlib_save_modes());
-		self->remedied = true;
-		ASSERT_EQ(0, cm_allow());
-	}
-	ASSERT_EQ(0, omx_policy_set(variant->policy));
-
-	/* The bits go on this test's process, and on what it runs. */
-	if (variant->bits) {
-		if (prctl(PR_SET_SECUREBITS,
-			  prctl(PR_GET_SECUREBITS, 0, 0, 0, 0) | variant->bits,
-			  0, 0, 0))
-			SKIP(return, "no exec securebits here: %s", strerror(errno));
-	}
+	if (!interp_enforce(_metadata, &self->ix, stdlib_save_modes))
+		SKIP(return, "no exec securebits here: %s", strerror(errno));
 }
 
 FIXTURE_TEARDOWN(perl)
 {
-	EXPECT_EQ(0, omx_policy_set(0));
-	if (self->remedied)
-		EXPECT_EQ(0, stdlib_restore_modes());
-	us_conf_remove();
-	EXPECT_EQ(0, omx_ws_destroy(&self->ws));
-}
-
-/* A file of code in the workspace, what it prints, and where it lies. */
-struct code_file {
-	const char *rel, *out;
-	bool noexec_mount, exec_bit;
-};
-
-static bool marker_written(const char *marker)
-{
-	return access(marker, F_OK) == 0;
+	interp_teardown(_metadata, &self->ix);
 }
 
 TEST_F(perl, script)
 {
-	static const struct code_file scripts[] = {
+	static const struct interp_file scripts[] = {
 		{ GOOD, "ran good 2\n", false, true },
 		{ NX, "ran nx\n", false, false },
 		{ EVIL, "ran evil\n", true, true },
@@ -277,17 +228,21 @@ TEST_F(perl, script)
 	size_t i;
 
 	for (i = 0; i < sizeof(scripts) / sizeof(scripts[0]); i++) {
-		const char *path = omx_ws_path(&self->ws, scripts[i].rel);
+		const char *path = omx_ws_path(&self->ix.ws, scripts[i].rel);
 		const char *argv[] = { self->pl, path, "arg", NULL };
 
-		unlink(self->marker);
+		unlink(self->ix.marker);
 		us_run(&r, NULL, argv);
 		TH_LOG("%s: exit %d", scripts[i].rel, r.status);
-		if (allowed(variant, scripts[i].noexec_mount, scripts[i].exec_bit)) {
+		if (interp_runs(&self->ix, scripts[i].noexec_mount, scripts[i].exec_bit)) {
 			EXPECT_PL_RAN(r, scripts[i].out);
 		} else {
 			EXPECT_PL_REFUSED(r, PL_REFUSED, path, "", POLICY_WHY);
-			EXPECT_FALSE(marker_written(self->marker));
+			/* The user's own script: what to do, in the line. */
+			EXPECT_PL_REFUSED(r, PL_REFUSED, path, "",
+					  interp_remedy(&self->ix, scripts[i].noexec_mount,
+							scripts[i].exec_bit));
+			EXPECT_FALSE(interp_marker_written(&self->ix));
 		}
 	}
 }
@@ -302,8 +257,8 @@ TEST_F(perl, script)
  */
 TEST_F(perl, one_judgement_per_unit)
 {
-	const char *script = omx_ws_path(&self->ws, "exec/strings.pl");
-	const char *inner = omx_ws_path(&self->ws, "exec/inner.pl");
+	const char *script = omx_ws_path(&self->ix.ws, "exec/strings.pl");
+	const char *inner = omx_ws_path(&self->ix.ws, "exec/inner.pl");
 	const char *argv[] = { self->pl, script, NULL };
 	const char *argv_inner[] = { self->pl, inner, NULL };
 	struct omx_stats before, delta;
@@ -329,16 +284,16 @@ TEST_F(perl, one_judgement_per_unit)
 	snprintf(text, sizeof(text),
 		 "BEGIN { unshift @INC, '%s/lib' }\nmy $x = 1;\n"
 		 "my $s = \"a$x @{[ do { BEGIN { require Evil; } 1 } ]}\";\n"
-		 "print \"ran inner\\n\";\n", self->noexec_dir);
+		 "print \"ran inner\\n\";\n", self->ix.noexec_dir);
 	ASSERT_EQ(0, us_write_file(inner, text, 0755));
-	unlink(self->marker);
+	unlink(self->ix.marker);
 	us_run(&r, NULL, argv_inner);
-	if (allowed(variant, true, true)) {
+	if (interp_runs(&self->ix, true, true)) {
 		EXPECT_EQ(0, r.status) TH_LOG("stderr: %s", r.err);
-		EXPECT_TRUE(marker_written(self->marker));
+		EXPECT_TRUE(interp_marker_written(&self->ix));
 	} else {
 		EXPECT_PL_DIED(r, "Evil.pm", "");
-		EXPECT_FALSE(marker_written(self->marker));
+		EXPECT_FALSE(interp_marker_written(&self->ix));
 	}
 }
 
@@ -351,8 +306,8 @@ TEST_F(perl, one_judgement_per_unit)
 TEST_F(perl, fifo_answers_at_once)
 {
 	struct us_opts opts = { .stdin_fd = -1, .alarm = 10 };
-	const char *fifo = omx_ws_path(&self->ws, "exec/fifo.pl");
-	const char *script = omx_ws_path(&self->ws, "exec/require-fifo.pl");
+	const char *fifo = omx_ws_path(&self->ix.ws, "exec/fifo.pl");
+	const char *script = omx_ws_path(&self->ix.ws, "exec/require-fifo.pl");
 	const char *argv[] = { self->pl, fifo, NULL };
 	const char *req[] = { self->pl, script, NULL };
 	char text[PATH_MAX * 3], line[US_OUT_MAX];
@@ -375,29 +330,63 @@ TEST_F(perl, fifo_answers_at_once)
 	EXPECT_STREQ(line, r.err);
 }
 
+/*
+ * What is no file of code, named as the script, is refused in every
+ * variant, as every interpreter refuses it: /dev/null (Perl reads the
+ * code of -e and -V through it: those still run).  An empty script
+ * compiles to no op at all: it is judged all the same, when it is opened.
+ */
+TEST_F(perl, dev_null_and_empty_scripts)
+{
+	const char *empty = omx_ws_path(&self->ix.ws, "noexec/empty.pl");
+	const char *dev_null[] = { self->pl, "/dev/null", NULL };
+	const char *dash_v[] = { self->pl, "-V:osname", NULL };
+	const char *dash_e[] = { self->pl, "-e", "print qq(e\n)", NULL };
+	const char *argv[] = { self->pl, empty, NULL };
+	struct us_result r;
+
+	us_run(&r, NULL, dev_null);
+	EXPECT_PL_REFUSED(r, PL_REFUSED, "omayexec-perl: /dev/null: refused: ", "",
+			  "refused: not a regular file: character device\n");
+	us_run(&r, NULL, dash_v);
+	EXPECT_PL_RAN(r, "osname='linux';\n");
+	us_run(&r, NULL, dash_e);
+	if (interp_deny_bit(&self->ix))
+		EXPECT_PL_REFUSED(r, PL_REFUSED, "-e", "", BIT_TAG);
+	else
+		EXPECT_PL_RAN(r, "e\n");
+
+	ASSERT_EQ(0, us_write_file(empty, "", 0755));
+	us_run(&r, NULL, argv);
+	if (interp_runs(&self->ix, true, true))
+		EXPECT_PL_RAN(r, "");
+	else
+		EXPECT_PL_REFUSED(r, PL_REFUSED, empty, "", POLICY_WHY);
+}
+
 /* Perl's own names are the file's: $0, __FILE__, caller, %INC, warnings. */
 TEST_F(perl, names_are_the_files)
 {
-	const char *script = omx_ws_path(&self->ws, "exec/names.pl");
+	const char *script = omx_ws_path(&self->ix.ws, "exec/names.pl");
 	const char *argv[] = { self->pl, script, NULL };
 	char text[PATH_MAX * 2], want[PATH_MAX * 6];
 	struct us_result r;
 
-	ASSERT_EQ(0, us_write_file(omx_ws_path(&self->ws, "exec/Named.pm"),
+	ASSERT_EQ(0, us_write_file(omx_ws_path(&self->ix.ws, "exec/Named.pm"),
 		"package Named;\nsub where { return (caller(0))[1] }\n"
 		"warn \"warned\";\n1;\n", 0755));
 	snprintf(text, sizeof(text),
 		 "use lib '%s';\nuse Named;\n"
 		 "print \"$0|\", __FILE__, \"|\", Named::where(), \"|$INC{'Named.pm'}\\n\";\n",
-		 self->exec_dir);
+		 self->ix.exec_dir);
 	ASSERT_EQ(0, us_write_file(script, text, 0755));
 	us_run(&r, NULL, argv);
 	snprintf(want, sizeof(want), "%s|%s|%s|%s/Named.pm\n", script, script,
-		 script, self->exec_dir);
+		 script, self->ix.exec_dir);
 	EXPECT_EQ(0, r.status) TH_LOG("stderr: %s", r.err);
 	EXPECT_STREQ(want, r.out);
 	snprintf(want, sizeof(want), "warned at %s/Named.pm line 3.\n",
-		 self->exec_dir);
+		 self->ix.exec_dir);
 	EXPECT_STREQ(want, r.err);
 }
 
@@ -407,14 +396,14 @@ TEST_F(perl, names_are_the_files)
  */
 TEST_F(perl, plain_perl_runs_it_anyway)
 {
-	const char *argv[] = { REAL_PERL, omx_ws_path(&self->ws, EVIL), NULL };
+	const char *argv[] = { REAL_PERL, omx_ws_path(&self->ix.ws, EVIL), NULL };
 	struct us_result r;
 
 	if (!(variant->policy & OMAYEXEC_ENFORCE_MOUNT))
 		return;
 	us_run(&r, NULL, argv);
 	EXPECT_PL_RAN(r, "ran evil\n");
-	EXPECT_TRUE(marker_written(self->marker));
+	EXPECT_TRUE(interp_marker_written(&self->ix));
 }
 
 /*
@@ -456,24 +445,24 @@ static const struct compile_way compile_ways[] = {
 TEST_F(perl, every_way_to_compile_a_file)
 {
 	char code[PATH_MAX * 4], text[PATH_MAX * 5], what[PATH_MAX], want[256];
-	const char *script = omx_ws_path(&self->ws, "exec/way.pl");
+	const char *script = omx_ws_path(&self->ix.ws, "exec/way.pl");
 	const char *argv[] = { self->pl, script, NULL };
 	struct us_opts opts = { .stdin_fd = -1 };
-	bool runs = allowed(variant, true, true);
+	bool runs = interp_runs(&self->ix, true, true);
 	const struct compile_way *w;
 	struct us_result r;
 	size_t i;
 
 	for (i = 0; i < sizeof(compile_ways) / sizeof(compile_ways[0]); i++) {
 		w = &compile_ways[i];
-		snprintf(code, sizeof(code), w->code, self->noexec_dir);
+		snprintf(code, sizeof(code), w->code, self->ix.noexec_dir);
 		snprintf(text, sizeof(text),
 			 "BEGIN { $| = 1; print \"before\\n\" }\n%sprint \"after\\n\";\n",
 			 code);
 		ASSERT_EQ(0, us_write_file(script, text, 0755));
-		snprintf(what, sizeof(what), w->what, self->noexec_dir);
-		opts.cwd = w->in_lib ? omx_ws_path(&self->ws, "noexec/lib") : NULL;
-		unlink(self->marker);
+		snprintf(what, sizeof(what), w->what, self->ix.noexec_dir);
+		opts.cwd = w->in_lib ? omx_ws_path(&self->ix.ws, "noexec/lib") : NULL;
+		unlink(self->ix.marker);
 		us_run(&r, &opts, argv);
 		TH_LOG("%s: exit %d", w->name, r.status);
 		if (runs) {
@@ -481,7 +470,7 @@ TEST_F(perl, every_way_to_compile_a_file)
 			EXPECT_PL_RAN(r, want);
 			continue;
 		}
-		EXPECT_FALSE(marker_written(self->marker)) TH_LOG("%s", w->name);
+		EXPECT_FALSE(interp_marker_written(&self->ix)) TH_LOG("%s", w->name);
 		if (!w->refused) {
 			EXPECT_PL_DIED(r, what, "before\n");
 			continue;
@@ -498,7 +487,7 @@ TEST_F(perl, every_way_to_compile_a_file)
 /* An @INC hook's code from memory is the hook's own doing, like eval. */
 TEST_F(perl, inc_hook_from_memory_runs)
 {
-	const char *script = omx_ws_path(&self->ws, "exec/memhook.pl");
+	const char *script = omx_ws_path(&self->ix.ws, "exec/memhook.pl");
 	const char *argv[] = { self->pl, script, NULL };
 	struct us_result r;
 
@@ -515,46 +504,41 @@ TEST_F(perl, inc_hook_from_memory_runs)
 TEST_F(perl, modules_from_switches)
 {
 	char inc[PATH_MAX + 8], lib_env[PATH_MAX + 16], what[PATH_MAX + 32];
-	const char *plain = omx_ws_path(&self->ws, PLAIN);
+	const char *plain = omx_ws_path(&self->ix.ws, PLAIN);
 	const char *dash_m[] = { self->pl, inc, "-MEvil", plain, NULL };
 	const char *dash_d[] = { self->pl, inc, "-d:Evil", plain, NULL };
 	const char *opt_argv[] = { self->pl, plain, NULL };
 	const char *opt_env[] = { "PERL5OPT=-MEvil", lib_env, NULL };
 	struct us_opts by_env = { .stdin_fd = -1, .env = opt_env };
-	bool runs = allowed(variant, true, true);
+	bool runs = interp_runs(&self->ix, true, true);
 	struct us_result r;
 
-	snprintf(inc, sizeof(inc), "-I%s/lib", self->noexec_dir);
-	snprintf(lib_env, sizeof(lib_env), "PERL5LIB=%s/lib", self->noexec_dir);
+	snprintf(inc, sizeof(inc), "-I%s/lib", self->ix.noexec_dir);
+	snprintf(lib_env, sizeof(lib_env), "PERL5LIB=%s/lib", self->ix.noexec_dir);
 
 	us_run(&r, NULL, dash_m);
-	snprintf(what, sizeof(what), "%s/lib/Evil.pm", self->noexec_dir);
+	snprintf(what, sizeof(what), "%s/lib/Evil.pm", self->ix.noexec_dir);
 	if (runs)
 		EXPECT_PL_RAN(r, "ran Evil\nran plain\n");
 	else
 		EXPECT_PL_DIED(r, what, "");
 
-	unlink(self->marker);
+	unlink(self->ix.marker);
 	us_run(&r, &by_env, opt_argv);
 	if (runs)
 		EXPECT_PL_RAN(r, "ran Evil\nran plain\n");
 	else
 		EXPECT_PL_DIED(r, what, "");
 
-	unlink(self->marker);
+	unlink(self->ix.marker);
 	us_run(&r, NULL, dash_d);
-	snprintf(what, sizeof(what), "%s/lib/Devel/Evil.pm", self->noexec_dir);
+	snprintf(what, sizeof(what), "%s/lib/Devel/Evil.pm", self->ix.noexec_dir);
 	if (runs) {
 		EXPECT_PL_RAN(r, "ran Devel::Evil\nran plain\n");
 	} else {
 		EXPECT_PL_DIED(r, what, "");
-		EXPECT_FALSE(marker_written(self->marker));
+		EXPECT_FALSE(interp_marker_written(&self->ix));
 	}
-}
-
-static bool deny_bit(const FIXTURE_VARIANT(perl) *variant)
-{
-	return variant->bits & SECBIT_EXEC_DENY_INTERACTIVE;
 }
 
 TEST_F(perl, dash_e)
@@ -562,6 +546,7 @@ TEST_F(perl, dash_e)
 	const char *code = "use POSIX (); print POSIX::floor(1.5), qq(\\n)";
 	const char *plain[] = { self->pl, "-e", code, NULL };
 	const char *big_e[] = { self->pl, "-E", "say 'E'", NULL };
+	const char *big_e_option[] = { self->pl, DENY_OPTION, "-E", "say 'E'", NULL };
 	const char *option[] = { self->pl, DENY_OPTION, "-e", code, NULL };
 	const char *env_on[] = { "OMAYEXEC_DENY_INTERACTIVE=1", NULL };
 	const char *env_off[] = { "OMAYEXEC_DENY_INTERACTIVE=0", NULL };
@@ -571,22 +556,26 @@ TEST_F(perl, dash_e)
 
 	/* Without deny-interactive, -e runs whatever the policy. */
 	us_run(&r, NULL, plain);
-	if (deny_bit(variant))
+	if (interp_deny_bit(&self->ix))
 		EXPECT_PL_REFUSED(r, PL_REFUSED, "-e", "", BIT_TAG);
 	else
 		EXPECT_PL_RAN(r, "1\n");
+	/* -E is named -E, as given. */
 	us_run(&r, NULL, big_e);
-	if (deny_bit(variant))
-		EXPECT_PL_REFUSED(r, PL_REFUSED, "-e", "", BIT_TAG);
+	if (interp_deny_bit(&self->ix))
+		EXPECT_PL_REFUSED(r, PL_REFUSED, "omayexec-perl: -E: refused: ", "", BIT_TAG);
 	else
 		EXPECT_PL_RAN(r, "E\n");
+	us_run(&r, NULL, big_e_option);
+	EXPECT_PL_REFUSED(r, PL_REFUSED, "omayexec-perl: -E: refused: ", "",
+			  "code given on the command line cannot be checked " OPTION_TAG);
 
 	us_run(&r, NULL, option);
 	EXPECT_PL_REFUSED(r, PL_REFUSED, "-e", "",
 			  "code given on the command line cannot be checked " OPTION_TAG);
 
 	us_run(&r, &by_env, plain);
-	EXPECT_PL_REFUSED(r, PL_REFUSED, "-e", "", deny_bit(variant) ? BIT_TAG :
+	EXPECT_PL_REFUSED(r, PL_REFUSED, "-e", "", interp_deny_bit(&self->ix) ? BIT_TAG :
 			  "(deny-interactive, asked for by OMAYEXEC_DENY_INTERACTIVE)\n");
 
 	/* The administrator's file: the environment cannot turn it off. */
@@ -598,7 +587,7 @@ TEST_F(perl, dash_e)
 
 TEST_F(perl, stdin)
 {
-	static const struct code_file files[] = {
+	static const struct interp_file files[] = {
 		{ PLAIN, "ran plain\n", false, true },
 		{ NX, "ran nx\n", false, false },
 		{ EVIL, "ran evil\n", true, true },
@@ -610,19 +599,18 @@ TEST_F(perl, stdin)
 	size_t i;
 
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		bool passes = allowed(variant, files[i].noexec_mount,
-				      files[i].exec_bit) &&
-			      (!self->check ||
+		bool passes = interp_runs(&self->ix, files[i].noexec_mount, files[i].exec_bit) &&
+			      (!self->ix.check ||
 			       (files[i].exec_bit && !files[i].noexec_mount));
 
-		opts.stdin_fd = openat(self->ws.dirfd, files[i].rel,
+		opts.stdin_fd = openat(self->ix.ws.dirfd, files[i].rel,
 				       O_RDONLY | O_CLOEXEC);
 		ASSERT_LE(0, opts.stdin_fd);
 
 		/* Without deny-interactive, any file on stdin runs. */
-		unlink(self->marker);
+		unlink(self->ix.marker);
 		us_run(&r, &opts, plain);
-		if (!deny_bit(variant) || passes)
+		if (!interp_deny_bit(&self->ix) || passes)
 			EXPECT_PL_RAN(r, files[i].out);
 		else
 			EXPECT_PL_REFUSED(r, PL_REFUSED, "standard input", "",
@@ -633,7 +621,7 @@ TEST_F(perl, stdin)
 		 * makes, enforced or not: the policy, and execveat's
 		 * AT_EXECVE_CHECK where the module answers it.
 		 */
-		unlink(self->marker);
+		unlink(self->ix.marker);
 		ASSERT_EQ(0, lseek(opts.stdin_fd, 0, SEEK_SET));
 		us_run(&r, &opts, option);
 		TH_LOG("- < %s: exit %d", files[i].rel, r.status);
@@ -642,7 +630,7 @@ TEST_F(perl, stdin)
 		} else {
 			EXPECT_PL_REFUSED(r, PL_REFUSED, "standard input", "",
 					  OPTION_TAG);
-			EXPECT_FALSE(marker_written(self->marker));
+			EXPECT_FALSE(interp_marker_written(&self->ix));
 		}
 		close(opts.stdin_fd);
 	}
@@ -658,7 +646,7 @@ TEST_F(perl, stdin)
 	opts.stdin_fd = us_pipe_with("print 'p';\n\n");
 	ASSERT_LE(0, opts.stdin_fd);
 	us_run(&r, &opts, plain);
-	if (deny_bit(variant))
+	if (interp_deny_bit(&self->ix))
 		EXPECT_PL_REFUSED(r, PL_REFUSED, "standard input", "",
 				  "refused: not a regular file: FIFO " BIT_TAG);
 	else
@@ -674,7 +662,7 @@ TEST_F(perl, stdin)
  */
 TEST_F(perl, debugger)
 {
-	const char *plain = omx_ws_path(&self->ws, PLAIN);
+	const char *plain = omx_ws_path(&self->ix.ws, PLAIN);
 	const char *argv[] = { self->pl, "-d", plain, NULL };
 	const char *option[] = { self->pl, DENY_OPTION, "-d", plain, NULL };
 	const char *env[] = { "PERLDB_OPTS=NonStop=1 noTTY=1", NULL };
@@ -682,7 +670,7 @@ TEST_F(perl, debugger)
 	struct us_result r;
 
 	us_run(&r, &opts, argv);
-	if (deny_bit(variant)) {
+	if (interp_deny_bit(&self->ix)) {
 		EXPECT_PL_REFUSED(r, PL_REFUSED, "-d", "", "debugger");
 	} else {
 		EXPECT_EQ(0, r.status) TH_LOG("stderr: %s", r.err);
@@ -733,7 +721,7 @@ TEST_F(perl_stdlib, refused_then_remedied)
 	 */
 	us_run(&r, NULL, argv);
 	EXPECT_PL_REFUSED(r, PL_REFUSED, "/strict.pm", "",
-			  ": refused: no exec permission for uid 0 (decided by the module's policy, fs.open_mayexec_enforce = file); Perl's own modules need the x bit: run omayexec-perl-allow-stdlib (see omayexec-perl(1))\n");
+			  ": refused: no exec permission for uid 0 (decided by the module's policy, fs.open_mayexec_enforce = file); Perl's own modules need the x bit: run omayexec-perl-allow-stdlib as root (see omayexec-perl(1))\n");
 	us_run(&r, NULL, check);
 	EXPECT_EQ(1, r.status) TH_LOG("%s", r.out);
 

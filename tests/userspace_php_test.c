@@ -6,8 +6,8 @@
  * or SECBIT_EXEC_DENY_INTERACTIVE on the test:
  * - the main script on an exec mount runs; the same on a noexec mount, or
  *   without the x bit under the file policy, is refused before any of it
- *   runs (one line on stderr, exit 126, the marker never written); PHP
- *   without the extension runs it anyway (the threat);
+ *   runs (one line on stderr that names the remedy, exit 126, the marker
+ *   never written); PHP without the extension runs it anyway (the threat);
  * - every way PHP compiles a file, each on a file on the noexec mount
  *   (with the x bit): include, require, include_once, require_once with
  *   an absolute path, include with a relative one and through
@@ -21,6 +21,8 @@
  * - -r, -R, -a (the readline shell), eval() and standard input (a pipe, a file) with and without
  *   deny-interactive (the ini setting omayexec.deny_interactive,
  *   OMAYEXEC_DENY_INTERACTIVE=1, the securebit).
+ *
+ * The fixture is the interpreters' shared one (lib/interp_fixture.h).
  *
  * Setting a securebit pins the module until reboot (securebits_test): run
  * this suite where that does not matter.
@@ -38,7 +40,6 @@
 #include <linux/omayexec.h>
 
 #include "omx_test.h"
-#include "userspace_run.h"
 #include "interp_fixture.h"
 
 #define PHP_REFUSED	126
@@ -57,12 +58,9 @@
 #define EXPECT_PHP_RAN(r, out_want)	US_EXPECT_RAN(r, out_want)
 
 FIXTURE(php) {
-	struct omx_ws ws;
+	struct interp_fx ix;	/* the shared workspace, policy, oracle */
 	char php[PATH_MAX];
 	char ext[PATH_MAX + 16];	/* "extension=/.../omayexec.so" */
-	char marker[PATH_MAX];		/* written by every refused file */
-	char exec_dir[PATH_MAX], noexec_dir[PATH_MAX];
-	bool check;	/* the module answers AT_EXECVE_CHECK */
 };
 
 INTERP_VARIANTS(php);
@@ -71,19 +69,6 @@ INTERP_VARIANTS(php);
 #define GOOD		"exec/good.php"		/* 0755, exec mount */
 #define NX		"exec/nx.php"		/* 0644, exec mount */
 #define EVIL		"noexec/evil.php"	/* 0755, noexec mount */
-
-/* Whether a file runs: the policy, and the exec check under the bit. */
-static bool allowed(const FIXTURE_VARIANT(php) *variant, bool noexec_mount,
-		    bool exec_bit)
-{
-	return interp_allowed(variant->policy, variant->bits, noexec_mount,
-			      exec_bit);
-}
-
-static bool deny_bit(const FIXTURE_VARIANT(php) *variant)
-{
-	return variant->bits & SECBIT_EXEC_DENY_INTERACTIVE;
-}
 
 /* The CLI of Debian's PHP: /usr/bin/php8.X, the newest there is. */
 static int find_php(char *buf, size_t len)
@@ -112,52 +97,32 @@ static void evil_code(char *buf, size_t len, const char *marker,
 
 FIXTURE_SETUP(php)
 {
-	struct omx_ws *ws = &self->ws;
+	struct omx_ws *ws = &self->ix.ws;
 	char text[PATH_MAX * 2];
 	const char *ext;
 
-	ASSERT_FALSE(access(US_CONF, F_OK) == 0 && !us_conf_is_ours())
-		TH_LOG("%s exists: not overwriting it", US_CONF);
-	us_conf_remove();
-	unsetenv("OMAYEXEC_MODE");
-	unsetenv("OMAYEXEC_DENY_INTERACTIVE");
 	if (find_php(self->php, sizeof(self->php)))
 		SKIP(return, "no " REAL_PHP_GLOB "8.X here");
 	ext = us_bin("php/omayexec.so");
 	ASSERT_EQ(0, access(ext, R_OK)) TH_LOG("%s", ext);
 	snprintf(self->ext, sizeof(self->ext), "extension=%s", ext);
-	ASSERT_TRUE(omx_module_loaded());
-	ASSERT_EQ(0, omx_policy_set(0));
-	self->check = omx_exec_check_enabled();
-	ASSERT_EQ(0, interp_ws_create(ws, self->marker, self->exec_dir,
-				      self->noexec_dir));
+	interp_setup(_metadata, &self->ix, variant->policy, variant->bits);
 
 	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, GOOD),
 		"<?php\necho 'ran good ', floor(2.5), \"\\n\";\n", 0755));
 	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, NX),
 		"<?php\necho \"ran nx\\n\";\n", 0644));
-	evil_code(text, sizeof(text), self->marker, "evil");
+	evil_code(text, sizeof(text), self->ix.marker, "evil");
 	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, EVIL), text, 0755));
 
-	ASSERT_EQ(0, omx_policy_set(variant->policy));
-	if (variant->bits) {
-		if (prctl(PR_SET_SECUREBITS,
-			  prctl(PR_GET_SECUREBITS, 0, 0, 0, 0) | variant->bits,
-			  0, 0, 0))
-			SKIP(return, "no exec securebits here: %s", strerror(errno));
-	}
+	/* PHP's own code is not judged: no library to give the x bit. */
+	if (!interp_enforce(_metadata, &self->ix, NULL))
+		SKIP(return, "no exec securebits here: %s", strerror(errno));
 }
 
 FIXTURE_TEARDOWN(php)
 {
-	EXPECT_EQ(0, omx_policy_set(0));
-	us_conf_remove();
-	EXPECT_EQ(0, omx_ws_destroy(&self->ws));
-}
-
-static bool marker_written(const char *marker)
-{
-	return access(marker, F_OK) == 0;
+	interp_teardown(_metadata, &self->ix);
 }
 
 /*
@@ -176,14 +141,9 @@ static int run_php(struct us_result *r, const struct us_opts *opts,
 	return us_run(r, opts, argv);
 }
 
-struct code_file {
-	const char *rel, *out;
-	bool noexec_mount, exec_bit;
-};
-
 TEST_F(php, script)
 {
-	static const struct code_file scripts[] = {
+	static const struct interp_file scripts[] = {
 		{ GOOD, "ran good 2\n", false, true },
 		{ NX, "ran nx\n", false, false },
 		{ EVIL, "ran evil\n", true, true },
@@ -192,17 +152,21 @@ TEST_F(php, script)
 	size_t i;
 
 	for (i = 0; i < sizeof(scripts) / sizeof(scripts[0]); i++) {
-		const char *path = omx_ws_path(&self->ws, scripts[i].rel);
+		const char *path = omx_ws_path(&self->ix.ws, scripts[i].rel);
 		const char *args[] = { path, "arg", NULL };
 
-		unlink(self->marker);
+		unlink(self->ix.marker);
 		run_php(&r, NULL, self->php, self->ext, args);
 		TH_LOG("%s: exit %d", scripts[i].rel, r.status);
-		if (allowed(variant, scripts[i].noexec_mount, scripts[i].exec_bit)) {
+		if (interp_runs(&self->ix, scripts[i].noexec_mount, scripts[i].exec_bit)) {
 			EXPECT_PHP_RAN(r, scripts[i].out);
 		} else {
 			EXPECT_PHP_REFUSED(r, path, "", POLICY_WHY);
-			EXPECT_FALSE(marker_written(self->marker));
+			/* The user's own script: what to do, in the line. */
+			EXPECT_PHP_REFUSED(r, path, "",
+					   interp_remedy(&self->ix, scripts[i].noexec_mount,
+							 scripts[i].exec_bit));
+			EXPECT_FALSE(interp_marker_written(&self->ix));
 		}
 	}
 }
@@ -210,14 +174,14 @@ TEST_F(php, script)
 /* PHP without the extension: the file on the noexec mount runs. */
 TEST_F(php, plain_php_runs_it_anyway)
 {
-	const char *argv[] = { self->php, "-n", omx_ws_path(&self->ws, EVIL), NULL };
+	const char *argv[] = { self->php, "-n", omx_ws_path(&self->ix.ws, EVIL), NULL };
 	struct us_result r;
 
 	if (!(variant->policy & OMAYEXEC_ENFORCE_MOUNT))
 		return;
 	us_run(&r, NULL, argv);
 	EXPECT_PHP_RAN(r, "ran evil\n");
-	EXPECT_TRUE(marker_written(self->marker));
+	EXPECT_TRUE(interp_marker_written(&self->ix));
 }
 
 /*
@@ -249,27 +213,27 @@ TEST_F(php, every_way_to_compile_a_file)
 {
 	char code[PATH_MAX * 2], text[PATH_MAX * 3], ini[PATH_MAX * 2];
 	char what[PATH_MAX + 16], want[256];
-	const char *script = omx_ws_path(&self->ws, "exec/way.php");
+	const char *script = omx_ws_path(&self->ix.ws, "exec/way.php");
 	struct us_opts opts = { .stdin_fd = -1 };
-	bool runs = allowed(variant, true, true);
+	bool runs = interp_runs(&self->ix, true, true);
 	const struct compile_way *w;
 	struct us_result r;
 	size_t i;
 
-	snprintf(what, sizeof(what), "%s/evil.php", self->noexec_dir);
+	snprintf(what, sizeof(what), "%s/evil.php", self->ix.noexec_dir);
 	for (i = 0; i < sizeof(compile_ways) / sizeof(compile_ways[0]); i++) {
 		const char *with_ini[] = { "-d", ini, script, NULL };
 		const char *plain[] = { script, NULL };
 
 		w = &compile_ways[i];
-		snprintf(code, sizeof(code), w->code, self->noexec_dir);
+		snprintf(code, sizeof(code), w->code, self->ix.noexec_dir);
 		snprintf(text, sizeof(text),
 			 "<?php\necho \"before\\n\";\n%secho \"after\\n\";\n", code);
 		ASSERT_EQ(0, us_write_file(script, text, 0755));
 		if (w->ini)
-			snprintf(ini, sizeof(ini), w->ini, self->noexec_dir);
-		opts.cwd = w->in_noexec ? self->noexec_dir : NULL;
-		unlink(self->marker);
+			snprintf(ini, sizeof(ini), w->ini, self->ix.noexec_dir);
+		opts.cwd = w->in_noexec ? self->ix.noexec_dir : NULL;
+		unlink(self->ix.marker);
 		run_php(&r, &opts, self->php, self->ext, w->ini ? with_ini : plain);
 		TH_LOG("%s: exit %d", w->name, r.status);
 		if (runs) {
@@ -279,7 +243,7 @@ TEST_F(php, every_way_to_compile_a_file)
 			EXPECT_PHP_RAN(r, want);
 			continue;
 		}
-		EXPECT_FALSE(marker_written(self->marker)) TH_LOG("%s", w->name);
+		EXPECT_FALSE(interp_marker_written(&self->ix)) TH_LOG("%s", w->name);
 		EXPECT_PHP_REFUSED(r, what, w->first ? "" : "before\n", POLICY_WHY);
 	}
 }
@@ -294,13 +258,12 @@ TEST_F(php, every_way_to_compile_a_file)
  */
 TEST_F(php, opcache_hit_is_judged)
 {
-	const char *cached = omx_ws_path(&self->ws, "exec/cached.php");
-	const char *script = omx_ws_path(&self->ws, "exec/opcache.php");
+	const char *cached = omx_ws_path(&self->ix.ws, "exec/cached.php");
+	const char *script = omx_ws_path(&self->ix.ws, "exec/opcache.php");
 	const char *args[] = { "-d", "zend_extension=opcache.so", "-d",
 			       "opcache.enable_cli=1", "-d",
 			       "opcache.file_update_protection=0", script, NULL };
-	bool file_policy = (variant->policy & OMAYEXEC_ENFORCE_FILE) ||
-			   (variant->bits & SECBIT_EXEC_RESTRICT_FILE);
+	bool file_policy = interp_file_policy(&self->ix);
 	char text[PATH_MAX * 4];
 	struct us_result r;
 
@@ -327,8 +290,8 @@ TEST_F(php, opcache_hit_is_judged)
  */
 TEST_F(php, phar_is_judged_as_its_archive)
 {
-	const char *maker = omx_ws_path(&self->ws, "exec/mkphar.php");
-	const char *script = omx_ws_path(&self->ws, "exec/phar.php");
+	const char *maker = omx_ws_path(&self->ix.ws, "exec/mkphar.php");
+	const char *script = omx_ws_path(&self->ix.ws, "exec/phar.php");
 	const char *make[] = { self->php, "-n", "-d", "extension=phar.so", "-d",
 			       "phar.readonly=0", maker, NULL };
 	const char *args[] = { "-d", "extension=phar.so", script, NULL };
@@ -338,32 +301,32 @@ TEST_F(php, phar_is_judged_as_its_archive)
 	snprintf(text, sizeof(text),
 		 "<?php\n$p = new Phar('%1$s/app.phar');\n"
 		 "$p['lib.php'] = '<?php file_put_contents(\\'%2$s\\', \\'x\\'); echo \"ran lib\\\\n\";';\n"
-		 "$p->setStub('<?php __HALT_COMPILER();');\n", self->noexec_dir,
-		 self->marker);
+		 "$p->setStub('<?php __HALT_COMPILER();');\n", self->ix.noexec_dir,
+		 self->ix.marker);
 	ASSERT_EQ(0, us_write_file(maker, text, 0755));
 	us_run(&r, NULL, make);
 	ASSERT_EQ(0, r.status) TH_LOG("%s%s", r.out, r.err);
-	ASSERT_EQ(0, chmod(omx_ws_path(&self->ws, "noexec/app.phar"), 0755));
-	snprintf(what, sizeof(what), "phar://%s/app.phar/lib.php", self->noexec_dir);
+	ASSERT_EQ(0, chmod(omx_ws_path(&self->ix.ws, "noexec/app.phar"), 0755));
+	snprintf(what, sizeof(what), "phar://%s/app.phar/lib.php", self->ix.noexec_dir);
 	snprintf(text, sizeof(text),
 		 "<?php\necho \"before\\n\";\ninclude '%s';\necho \"after\\n\";\n", what);
 	ASSERT_EQ(0, us_write_file(script, text, 0755));
-	unlink(self->marker);
+	unlink(self->ix.marker);
 	run_php(&r, NULL, self->php, self->ext, args);
-	if (allowed(variant, true, true)) {
+	if (interp_runs(&self->ix, true, true)) {
 		EXPECT_PHP_RAN(r, "before\nran lib\nafter\n");
 		return;
 	}
 	EXPECT_PHP_REFUSED(r, what, "before\n", "noexec mount: ");
-	EXPECT_FALSE(marker_written(self->marker));
+	EXPECT_FALSE(interp_marker_written(&self->ix));
 }
 
 /* A FIFO found by include: refused at once in every variant. */
 TEST_F(php, fifo_answers_at_once)
 {
 	struct us_opts opts = { .stdin_fd = -1, .alarm = 10 };
-	const char *fifo = omx_ws_path(&self->ws, "exec/fifo.php");
-	const char *script = omx_ws_path(&self->ws, "exec/include-fifo.php");
+	const char *fifo = omx_ws_path(&self->ix.ws, "exec/fifo.php");
+	const char *script = omx_ws_path(&self->ix.ws, "exec/include-fifo.php");
 	const char *args[] = { script, NULL };
 	char text[PATH_MAX * 2];
 	struct us_result r;
@@ -379,7 +342,7 @@ TEST_F(php, fifo_answers_at_once)
 /* data:// (with allow_url_include) ends in no file: refused in every variant. */
 TEST_F(php, no_local_file_is_refused)
 {
-	const char *script = omx_ws_path(&self->ws, "exec/data.php");
+	const char *script = omx_ws_path(&self->ix.ws, "exec/data.php");
 	const char *args[] = { "-d", "allow_url_include=1", "-d",
 			       "error_reporting=0", script, NULL };
 	struct us_result r;
@@ -396,7 +359,7 @@ TEST_F(php, no_local_file_is_refused)
 /* Code given as a string: -r, -R, eval(); the interactive shell. */
 TEST_F(php, strings_of_code)
 {
-	const char *eval_script = omx_ws_path(&self->ws, "exec/eval.php");
+	const char *eval_script = omx_ws_path(&self->ix.ws, "exec/eval.php");
 	const char *dash_r[] = { "-r", "echo \"ran r\\n\";", NULL };
 	const char *dash_r_ini[] = { "-d", "omayexec.deny_interactive=1", "-r",
 				     "echo \"ran r\\n\";", NULL };
@@ -420,7 +383,7 @@ TEST_F(php, strings_of_code)
 		"echo \"after\\n\";\n", 0755));
 
 	run_php(&r, NULL, self->php, self->ext, dash_r);
-	if (deny_bit(variant))
+	if (interp_deny_bit(&self->ix))
 		EXPECT_PHP_REFUSED(r, "Command line code", "", STRING_WHY BIT_TAG);
 	else
 		EXPECT_PHP_RAN(r, "ran r\n");
@@ -438,7 +401,7 @@ TEST_F(php, strings_of_code)
 	piped.stdin_fd = in;
 	run_php(&r, &piped, self->php, self->ext, dash_a);
 	close(in);
-	if (deny_bit(variant)) {
+	if (interp_deny_bit(&self->ix)) {
 		EXPECT_PHP_REFUSED(r, "interactive shell", "Interactive shell\n\n",
 				   "refused: code typed at a prompt cannot be checked " BIT_TAG);
 	} else {
@@ -455,7 +418,7 @@ TEST_F(php, strings_of_code)
 			   "refused: code typed at a prompt cannot be checked " INI_TAG);
 
 	run_php(&r, NULL, self->php, self->ext, eval_plain);
-	if (deny_bit(variant))
+	if (interp_deny_bit(&self->ix))
 		EXPECT_PHP_REFUSED(r, "eval()'d code", "before\n", STRING_WHY BIT_TAG);
 	else
 		EXPECT_PHP_RAN(r, "before\nran eval\nafter\n");
@@ -473,7 +436,7 @@ TEST_F(php, standard_input)
 {
 	const char *deny[] = { "-d", "omayexec.deny_interactive=1", NULL };
 	const char *none[] = { NULL };
-	static const struct code_file files[] = {
+	static const struct interp_file files[] = {
 		{ GOOD, "ran good 2\n", false, true },
 		{ NX, "ran nx\n", false, false },
 		{ EVIL, "ran evil\n", true, true },
@@ -486,7 +449,7 @@ TEST_F(php, standard_input)
 	ASSERT_LE(0, opts.stdin_fd);
 	run_php(&r, &opts, self->php, self->ext, none);
 	close(opts.stdin_fd);
-	if (deny_bit(variant))
+	if (interp_deny_bit(&self->ix))
 		EXPECT_PHP_REFUSED(r, "standard input", "", "not a regular file: FIFO " BIT_TAG);
 	else
 		EXPECT_PHP_RAN(r, "ran stdin\n");
@@ -498,15 +461,14 @@ TEST_F(php, standard_input)
 	EXPECT_PHP_REFUSED(r, "standard input", "", "not a regular file: FIFO " INI_TAG);
 
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		bool passes = allowed(variant, files[i].noexec_mount,
-				      files[i].exec_bit) &&
-			      (!self->check ||
+		bool passes = interp_runs(&self->ix, files[i].noexec_mount, files[i].exec_bit) &&
+			      (!self->ix.check ||
 			       (files[i].exec_bit && !files[i].noexec_mount));
 
-		opts.stdin_fd = openat(self->ws.dirfd, files[i].rel,
+		opts.stdin_fd = openat(self->ix.ws.dirfd, files[i].rel,
 				       O_RDONLY | O_CLOEXEC);
 		ASSERT_LE(0, opts.stdin_fd);
-		unlink(self->marker);
+		unlink(self->ix.marker);
 		run_php(&r, &opts, self->php, self->ext, deny);
 		close(opts.stdin_fd);
 		TH_LOG("< %s: exit %d", files[i].rel, r.status);
@@ -514,7 +476,7 @@ TEST_F(php, standard_input)
 			EXPECT_PHP_RAN(r, files[i].out);
 		} else {
 			EXPECT_PHP_REFUSED(r, "standard input", "", INI_TAG);
-			EXPECT_FALSE(marker_written(self->marker));
+			EXPECT_FALSE(interp_marker_written(&self->ix));
 		}
 	}
 }

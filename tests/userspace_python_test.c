@@ -4,7 +4,8 @@
  * the VM with Debian's standard library, under each policy (0-3):
  * - a script on an exec mount runs (it imports the standard library); the
  *   same on a noexec mount, or without the x bit under the file policy,
- *   is refused before any of it runs (one line on stderr, exit 126, its
+ *   is refused before any of it runs (one line on stderr that names the
+ *   remedy, exit 126, its
  *   marker file never written); Debian's own python3.11 runs it anyway
  *   (the gap the launcher closes); a .pyc given as the script too;
  * - import of a module (.py, and a bare .pyc) from a noexec directory on
@@ -24,7 +25,9 @@
  * as omayexec check reports, and the remedy itself working.  The interactive
  * prompt (a terminal on standard input; -i, PYTHONINSPECT, PYTHONSTARTUP)
  * is in the python_prompt fixture: it runs what is typed without the
- * option, and is refused with it, after the script when there is one.
+ * option, and is refused with it, after the script when there is one,
+ * and without CPython's banner before the one line.  The fixture is the
+ * interpreters' shared one (lib/interp_fixture.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -36,9 +39,7 @@
 #include <unistd.h>
 
 #include "omx_test.h"
-#include "userspace_run.h"
 #include "interp_fixture.h"
-#include "code_modes.h"
 
 #define PY_REFUSED	126
 /* Every refusal here is the module's policy's (no securebit, best effort). */
@@ -89,22 +90,12 @@ static int run_remedy(struct us_result *r)
 /* ---- The fixture --------------------------------------------------------- */
 
 FIXTURE(python) {
-	struct omx_ws ws;
+	struct interp_fx ix;	/* the shared workspace, policy, oracle */
 	char py[PATH_MAX];
-	char marker[PATH_MAX];	/* written by every refused piece of code */
-	char exec_dir[PATH_MAX], noexec_dir[PATH_MAX];
 	char path_env[PATH_MAX + 16], noexec_path_env[PATH_MAX + 16];
-	bool remedied;
 };
 
-FIXTURE_VARIANT(python) {
-	int policy;
-};
-
-FIXTURE_VARIANT_ADD(python, policy_0) { .policy = 0 };
-FIXTURE_VARIANT_ADD(python, policy_1) { .policy = 1 };
-FIXTURE_VARIANT_ADD(python, policy_2) { .policy = 2 };
-FIXTURE_VARIANT_ADD(python, policy_3) { .policy = 3 };
+INTERP_POLICY_VARIANTS(python);
 
 /* The files, relative to the workspace. */
 #define GOOD		"exec/good.py"		/* 0755, exec mount */
@@ -113,11 +104,6 @@ FIXTURE_VARIANT_ADD(python, policy_3) { .policy = 3 };
 #define EVIL_PYC	"noexec/evilpyc.pyc"	/* a .pyc script, noexec */
 #define IMPORTER	"exec/importer.py"	/* imports evilmod from noexec */
 #define PYC_IMPORTER	"exec/pyc-importer.py"	/* imports the bare evilc.pyc */
-
-static bool allowed(int policy, bool noexec_mount, bool exec_bit)
-{
-	return interp_allowed(policy, 0, noexec_mount, exec_bit);
-}
 
 /* Code that writes the marker, then prints "ran NAME". */
 static void evil_code(char *buf, size_t len, const char *marker,
@@ -129,40 +115,35 @@ static void evil_code(char *buf, size_t len, const char *marker,
 
 FIXTURE_SETUP(python)
 {
-	struct omx_ws *ws = &self->ws;
+	struct omx_ws *ws = &self->ix.ws;
 	struct us_result r;
 	char text[PATH_MAX * 5];
 
-	ASSERT_FALSE(access(US_CONF, F_OK) == 0 && !us_conf_is_ours())
-		TH_LOG("%s exists: not overwriting it", US_CONF);
-	us_conf_remove();
 	snprintf(self->py, sizeof(self->py), "%s", us_bin("omayexec-python3"));
 	ASSERT_EQ(0, access(self->py, X_OK)) TH_LOG("%s", self->py);
-	ASSERT_EQ(0, omx_policy_set(0));
-	ASSERT_EQ(0, interp_ws_create(ws, self->marker, self->exec_dir,
-				      self->noexec_dir));
+	interp_setup(_metadata, &self->ix, variant->policy, variant->bits);
 	snprintf(self->path_env, sizeof(self->path_env), "PYTHONPATH=%s",
-		 self->exec_dir);
+		 self->ix.exec_dir);
 	snprintf(self->noexec_path_env, sizeof(self->noexec_path_env),
-		 "PYTHONPATH=%s", self->noexec_dir);
+		 "PYTHONPATH=%s", self->ix.noexec_dir);
 
 	/* The standard library is imported by every script. */
 	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, GOOD),
 		"import json, os\nprint('ran good', json.dumps([os.sep]))\n", 0755));
 	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, NX), "print('ran nx')\n", 0644));
-	evil_code(text, sizeof(text), self->marker, "evil");
+	evil_code(text, sizeof(text), self->ix.marker, "evil");
 	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, EVIL), text, 0755));
-	evil_code(text, sizeof(text), self->marker, "evilmod");
+	evil_code(text, sizeof(text), self->ix.marker, "evilmod");
 	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, "noexec/evilmod.py"), text, 0755));
 	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, "exec/goodmod.py"),
 				   "print('ran goodmod')\n", 0755));
 	snprintf(text, sizeof(text),
 		 "import sys\nsys.path.insert(0, '%s')\nprint('before')\n"
-		 "import evilmod\nprint('after')\n", self->noexec_dir);
+		 "import evilmod\nprint('after')\n", self->ix.noexec_dir);
 	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, IMPORTER), text, 0755));
 	snprintf(text, sizeof(text),
 		 "import sys\nsys.path.insert(0, '%s')\nprint('before')\n"
-		 "import evilc\nprint('after')\n", self->noexec_dir);
+		 "import evilc\nprint('after')\n", self->ix.noexec_dir);
 	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, PYC_IMPORTER), text, 0755));
 
 	/*
@@ -170,13 +151,13 @@ FIXTURE_SETUP(python)
 	 * script (evilpyc.pyc) and a module without its source (evilc.pyc,
 	 * imported by SourcelessFileLoader).
 	 */
-	evil_code(text, sizeof(text), self->marker, "evilc");
+	evil_code(text, sizeof(text), self->ix.marker, "evilc");
 	ASSERT_EQ(0, us_write_file(omx_ws_path(ws, "exec/evilc.py"), text, 0644));
 	snprintf(text, sizeof(text),
 		 "import py_compile\n"
 		 "py_compile.compile('%s/evilc.py', cfile='%s/evilc.pyc', doraise=True)\n"
 		 "py_compile.compile('%s/evil.py', cfile='%s/evilpyc.pyc', doraise=True)\n",
-		 self->exec_dir, self->noexec_dir, self->noexec_dir, self->noexec_dir);
+		 self->ix.exec_dir, self->ix.noexec_dir, self->ix.noexec_dir, self->ix.noexec_dir);
 	{
 		const char *argv[] = { self->py, "-c", text, NULL };
 
@@ -189,39 +170,19 @@ FIXTURE_SETUP(python)
 
 	/*
 	 * The file policy needs the remedy's x bits, or nothing of Python
-	 * runs (cm_allow(): python_stdlib runs the remedy itself).
+	 * runs (python_stdlib runs the remedy itself).
 	 */
-	if (variant->policy & OMAYEXEC_ENFORCE_FILE) {
-		ASSERT_LE(0, stdlib_save_modes());
-		self->remedied = true;
-		ASSERT_EQ(0, cm_allow());
-	}
-	ASSERT_EQ(0, omx_policy_set(variant->policy));
+	ASSERT_TRUE(interp_enforce(_metadata, &self->ix, stdlib_save_modes));
 }
 
 FIXTURE_TEARDOWN(python)
 {
-	EXPECT_EQ(0, omx_policy_set(0));
-	if (self->remedied)
-		EXPECT_EQ(0, stdlib_restore_modes());
-	us_conf_remove();
-	EXPECT_EQ(0, omx_ws_destroy(&self->ws));
-}
-
-/* A file of code in the workspace, what it prints, and where it lies. */
-struct code_file {
-	const char *rel, *out;
-	bool noexec_mount, exec_bit;
-};
-
-static bool marker_written(const char *marker)
-{
-	return access(marker, F_OK) == 0;
+	interp_teardown(_metadata, &self->ix);
 }
 
 TEST_F(python, script)
 {
-	static const struct code_file scripts[] = {
+	static const struct interp_file scripts[] = {
 		{ GOOD, "ran good [\"/\"]\n", false, true },
 		{ NX, "ran nx\n", false, false },
 		{ EVIL, "ran evil\n", true, true },
@@ -233,19 +194,22 @@ TEST_F(python, script)
 	size_t i;
 
 	for (i = 0; i < sizeof(scripts) / sizeof(scripts[0]); i++) {
-		const char *path = omx_ws_path(&self->ws, scripts[i].rel);
+		const char *path = omx_ws_path(&self->ix.ws, scripts[i].rel);
 		const char *argv[] = { self->py, path, NULL };
 
-		unlink(self->marker);
+		unlink(self->ix.marker);
 		us_run(&r, &opts, argv);
 		TH_LOG("policy %d, %s: exit %d", variant->policy,
 		       scripts[i].rel, r.status);
-		if (allowed(variant->policy, scripts[i].noexec_mount,
-			    scripts[i].exec_bit)) {
+		if (interp_runs(&self->ix, scripts[i].noexec_mount, scripts[i].exec_bit)) {
 			EXPECT_PY_RAN(r, scripts[i].out);
 		} else {
 			EXPECT_PY_REFUSED(r, PY_REFUSED, path, "", POLICY_WHY);
-			EXPECT_FALSE(marker_written(self->marker));
+			/* The user's own script: what to do, in the line. */
+			EXPECT_PY_REFUSED(r, PY_REFUSED, path, "",
+					  interp_remedy(&self->ix, scripts[i].noexec_mount,
+							scripts[i].exec_bit));
+			EXPECT_FALSE(interp_marker_written(&self->ix));
 		}
 	}
 }
@@ -260,7 +224,7 @@ TEST_F(python, fifo_answers_at_once)
 {
 	const char *env[] = { NO_PYC, NULL };
 	struct us_opts opts = { .stdin_fd = -1, .env = env, .alarm = 10 };
-	const char *fifo = omx_ws_path(&self->ws, "exec/fifo.py");
+	const char *fifo = omx_ws_path(&self->ix.ws, "exec/fifo.py");
 	const char *plain[] = { self->py, fifo, NULL };
 	struct us_result r;
 
@@ -276,14 +240,14 @@ TEST_F(python, fifo_answers_at_once)
 TEST_F(python, plain_python_runs_it_anyway)
 {
 	const char *argv[] = { "/usr/bin/python3.11",
-			       omx_ws_path(&self->ws, EVIL), NULL };
+			       omx_ws_path(&self->ix.ws, EVIL), NULL };
 	struct us_result r;
 
 	if (!(variant->policy & OMAYEXEC_ENFORCE_MOUNT))
 		return;
 	us_run(&r, NULL, argv);
 	EXPECT_PY_RAN(r, "ran evil\n");
-	EXPECT_TRUE(marker_written(self->marker));
+	EXPECT_TRUE(interp_marker_written(&self->ix));
 }
 
 TEST_F(python, import_from_noexec_directory)
@@ -298,20 +262,20 @@ TEST_F(python, import_from_noexec_directory)
 
 	for (i = 0; i < 2; i++) {
 		const char *argv[] = { self->py,
-			omx_ws_path(&self->ws, importers[i]), NULL };
+			omx_ws_path(&self->ix.ws, importers[i]), NULL };
 
-		unlink(self->marker);
+		unlink(self->ix.marker);
 		us_run(&r, &opts, argv);
 		TH_LOG("policy %d, import %s: exit %d", variant->policy,
 		       modules[i], r.status);
-		if (allowed(variant->policy, true, true)) {
+		if (interp_runs(&self->ix, true, true)) {
 			snprintf(want, sizeof(want), "before\nran %s\nafter\n",
 				 i ? "evilc" : "evilmod");
 			EXPECT_PY_RAN(r, want);
 		} else {
 			/* The importer ran up to the import, the module not at all. */
 			EXPECT_PY_REFUSED(r, PY_REFUSED, modules[i], "before\n", POLICY_WHY);
-			EXPECT_FALSE(marker_written(self->marker));
+			EXPECT_FALSE(interp_marker_written(&self->ix));
 		}
 	}
 }
@@ -330,11 +294,11 @@ TEST_F(python, dash_m)
 	EXPECT_PY_RAN(r, "ran goodmod\n");
 
 	us_run(&r, &evil, evil_argv);
-	if (allowed(variant->policy, true, true)) {
+	if (interp_runs(&self->ix, true, true)) {
 		EXPECT_PY_RAN(r, "ran evilmod\n");
 	} else {
 		EXPECT_PY_REFUSED(r, PY_REFUSED, "evilmod.py", "", POLICY_WHY);
-		EXPECT_FALSE(marker_written(self->marker));
+		EXPECT_FALSE(interp_marker_written(&self->ix));
 	}
 }
 
@@ -370,7 +334,7 @@ TEST_F(python, dash_c)
 
 TEST_F(python, stdin)
 {
-	static const struct code_file files[] = {
+	static const struct interp_file files[] = {
 		{ GOOD, "ran good [\"/\"]\n", false, true },
 		{ NX, "ran nx\n", false, false },
 		{ EVIL, "ran evil\n", true, true },
@@ -382,12 +346,12 @@ TEST_F(python, stdin)
 	size_t i;
 
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		opts.stdin_fd = openat(self->ws.dirfd, files[i].rel,
+		opts.stdin_fd = openat(self->ix.ws.dirfd, files[i].rel,
 				       O_RDONLY | O_CLOEXEC);
 		ASSERT_LE(0, opts.stdin_fd);
 
 		/* Without the option, any file on stdin runs. */
-		unlink(self->marker);
+		unlink(self->ix.marker);
 		us_run(&r, &opts, plain);
 		EXPECT_PY_RAN(r, files[i].out);
 
@@ -396,20 +360,19 @@ TEST_F(python, stdin)
 		 * makes, enforced or not: the policy, and execveat's
 		 * AT_EXECVE_CHECK where the module answers it.
 		 */
-		unlink(self->marker);
+		unlink(self->ix.marker);
 		ASSERT_EQ(0, lseek(opts.stdin_fd, 0, SEEK_SET));
 		us_run(&r, &opts, option);
 		TH_LOG("policy %d, -X ... - < %s: exit %d", variant->policy,
 		       files[i].rel, r.status);
-		if (allowed(variant->policy, files[i].noexec_mount,
-			    files[i].exec_bit) &&
+		if (interp_runs(&self->ix, files[i].noexec_mount, files[i].exec_bit) &&
 		    (!omx_exec_check_enabled() ||
 		     (files[i].exec_bit && !files[i].noexec_mount))) {
 			EXPECT_PY_RAN(r, files[i].out);
 		} else {
 			EXPECT_PY_REFUSED(r, PY_REFUSED, "standard input", "",
 					  OPTION_TAG);
-			EXPECT_FALSE(marker_written(self->marker));
+			EXPECT_FALSE(interp_marker_written(&self->ix));
 		}
 		close(opts.stdin_fd);
 	}
@@ -484,6 +447,11 @@ FIXTURE_TEARDOWN(python_prompt)
 	EXPECT_EQ(0, omx_ws_destroy(&self->ws));
 }
 
+static bool marker_written(const char *marker)
+{
+	return access(marker, F_OK) == 0;
+}
+
 #define PROMPT_WHY	"code typed or piped at the prompt cannot be checked"
 
 /* Without the option, the prompt reads and runs what is typed. */
@@ -509,6 +477,23 @@ TEST_F(python_prompt, refused_with_the_option)
 
 	us_run(&r, &opts, argv);
 	EXPECT_PY_REFUSED(r, PY_REFUSED, "interactive prompt", "", PROMPT_WHY);
+}
+
+/*
+ * Without -q, on a terminal, CPython greets the prompt with its banner
+ * before any audit event: with deny-interactive, the refusal is the one
+ * line, nothing before it.
+ */
+TEST_F(python_prompt, refused_without_a_banner)
+{
+	const char *env[] = { "OMAYEXEC_DENY_INTERACTIVE=1", NULL };
+	struct us_opts opts = { .stdin_fd = self->slave, .env = env };
+	const char *argv[] = { self->py, NULL };
+	struct us_result r;
+
+	us_run(&r, &opts, argv);
+	EXPECT_PY_REFUSED(r, PY_REFUSED, "interactive prompt", "", PROMPT_WHY);
+	EXPECT_EQ(NULL, strstr(r.err, "Python 3")) TH_LOG("%s", r.err);
 }
 
 /* PYTHONSTARTUP is refused before any of it runs. */
@@ -612,7 +597,7 @@ TEST_F(python_stdlib, refused_then_remedied)
 		TH_LOG("%s", r.err);
 	EXPECT_NE(NULL, strstr(r.err, ": refused: no exec permission for uid 0 " POLICY_WHY))
 		TH_LOG("%s", r.err);
-	EXPECT_NE(NULL, strstr(r.err, "; the standard library needs the x bit: run omayexec-python3-allow-stdlib (see omayexec-python3(1))\n"))
+	EXPECT_NE(NULL, strstr(r.err, "; the standard library needs the x bit: run omayexec-python3-allow-stdlib as root (see omayexec-python3(1))\n"))
 		TH_LOG("%s", r.err);
 
 	/* The documented remedy. */

@@ -27,6 +27,13 @@
 #define PROC_MAGIC	0x9fa0
 #define SYSFS_MAGIC	0x62656572
 
+const char *refusal_line(char *buf, size_t len, const char *prog,
+			 const char *what, const char *why)
+{
+	snprintf(buf, len, "%s: %s: refused: %s", prog, what, why);
+	return buf;
+}
+
 int refusal_open_code(int dirfd, const char *path, int flags)
 {
 	struct stat st;
@@ -186,15 +193,25 @@ static void add_reason(char *buf, size_t len, const char *reason)
 	snprintf(buf + n, len - n, "%s%s", n ? "; " : "", reason);
 }
 
-int refusal_reasons(int fd, int policy, char *buf, size_t len)
+/*
+ * What the kernel sees in the file open as @fd that an exec policy
+ * refuses, only those @policy enforces (-1: every one), as refusal_reasons()
+ * says it; and, when @remedy is not NULL, the remedy that fits them:
+ * "; to run it, ..." (nothing for a file that is not regular: no remedy
+ * makes a FIFO or a directory code).
+ */
+static int reasons_remedy(int fd, int policy, char *buf, size_t len,
+			  char *remedy, size_t rlen)
 {
 	char point[4096], reason[4200];
-	const char *never_exec = NULL;
+	const char *never_exec = NULL, *move = NULL;
 	struct statfs sfs;
 	struct stat st;
-	int noexec = 0, no_x, found = 0;
+	int noexec = 0, no_x = 0, found = 0;
 
 	buf[0] = '\0';
+	if (remedy)
+		remedy[0] = '\0';
 	if (fstat(fd, &st)) {
 		snprintf(buf, len, "%s", strerror(errno));
 		return 0;
@@ -216,11 +233,13 @@ int refusal_reasons(int fd, int policy, char *buf, size_t len)
 				 "never-executable file system (%s): %s",
 				 never_exec, point);
 			add_reason(buf, len, reason);
+			move = "copy it to a file system mounted without noexec";
 			found++;
 		} else if (noexec) {
 			snprintf(reason, sizeof(reason), "noexec mount: %s",
 				 point);
 			add_reason(buf, len, reason);
+			move = "move it to a mount without noexec";
 			found++;
 		}
 	}
@@ -245,17 +264,44 @@ int refusal_reasons(int fd, int policy, char *buf, size_t len)
 	if (!found)
 		snprintf(buf, len,
 			 "refused by the kernel for a reason this tool cannot see (an LSM?)");
+	if (!remedy)
+		return found;
+	/* What the user can do, in the order the kernel judges. */
+	if (move || no_x)
+		snprintf(remedy, rlen, "; to run it, %s%s%s", move ? move : "",
+			 move && no_x ? " and " : "",
+			 no_x ? "give it the x bit (chmod +x)" : "");
+	else
+		snprintf(remedy, rlen, "; " REFUSAL_ADMIN_REMEDY);
 	return found;
+}
+
+int refusal_reasons(int fd, int policy, char *buf, size_t len)
+{
+	return reasons_remedy(fd, policy, buf, len, NULL, 0);
+}
+
+/* refusal_check_reasons(), and the remedy that fits into @remedy. */
+static void check_reasons_remedy(int fd, int err, char *buf, size_t len,
+				 char *remedy, size_t rlen)
+{
+	remedy[0] = '\0';
+	if (err == ETXTBSY) {
+		snprintf(buf, len, "open for writing");
+		snprintf(remedy, rlen,
+			 "; to run it, close what has it open for writing");
+	} else if (err == EACCES) {
+		reasons_remedy(fd, -1, buf, len, remedy, rlen);
+	} else {
+		snprintf(buf, len, "%s", strerror(err));
+	}
 }
 
 void refusal_check_reasons(int fd, int err, char *buf, size_t len)
 {
-	if (err == ETXTBSY)
-		snprintf(buf, len, "open for writing");
-	else if (err == EACCES)
-		refusal_reasons(fd, -1, buf, len);
-	else
-		snprintf(buf, len, "%s", strerror(err));
+	char remedy[256];
+
+	check_reasons_remedy(fd, err, buf, len, remedy, sizeof(remedy));
 }
 
 /* ---- What decided --------------------------------------------------------- */
@@ -284,14 +330,20 @@ static void restrict_source(const struct omayexec_state *st, char *buf, size_t l
 		strict_source(st->restrict_file_source, buf, len);
 }
 
-const char *refusal_why_fd(int fd, int err, char *buf, size_t len)
+/*
+ * @remedy: NULL for the one that fits the reason (reasons_remedy()), else
+ * the caller's own, "; ..." or "".
+ */
+const char *refusal_why_fd_remedy(int fd, int err, const char *remedy,
+				  char *buf, size_t len)
 {
-	char reasons[8192], who[4200];
+	char reasons[8192], who[4200], fits[256];
 	struct omayexec_state st;
 	struct stat sb;
 
 	if (err == EPERM) {
-		snprintf(buf, len, REFUSAL_EPERM_WHY);
+		snprintf(buf, len, REFUSAL_EPERM_WHY "%s",
+			 remedy ? remedy : "; " REFUSAL_ADMIN_REMEDY);
 		return buf;
 	}
 	if (omayexec_get_state(&st, sizeof(st))) {
@@ -305,8 +357,9 @@ const char *refusal_why_fd(int fd, int err, char *buf, size_t len)
 	}
 	if (err == EOPNOTSUPP) {
 		strict_source(st.mode_source, who, sizeof(who));
-		snprintf(buf, len, "this kernel can check no file, neither with O_MAYEXEC nor with AT_EXECVE_CHECK (decided by %s)",
-			 who);
+		snprintf(buf, len, "this kernel can check no file, neither with O_MAYEXEC nor with AT_EXECVE_CHECK (decided by %s)%s",
+			 who, remedy ? remedy :
+			 "; to check it, the kernel needs the omayexec module (modprobe omayexec, as root)");
 		return buf;
 	}
 	if (fd < 0) {
@@ -315,25 +368,36 @@ const char *refusal_why_fd(int fd, int err, char *buf, size_t len)
 	}
 	/* The O_MAYEXEC open comes first: when its policy refuses, it decided. */
 	if (err == EACCES && st.kernel_support && st.policy > 0 &&
-	    refusal_reasons(fd, st.policy, reasons, sizeof(reasons))) {
-		snprintf(buf, len, "%s (decided by the module's policy, fs.open_mayexec_enforce = %s)",
-			 reasons, omayexec_policy_name(st.policy));
+	    reasons_remedy(fd, st.policy, reasons, sizeof(reasons), fits,
+			   sizeof(fits))) {
+		snprintf(buf, len, "%s (decided by the module's policy, fs.open_mayexec_enforce = %s)%s",
+			 reasons, omayexec_policy_name(st.policy),
+			 remedy ? remedy : fits);
 		return buf;
 	}
 	if (st.restrict_file) {
-		refusal_check_reasons(fd, err, reasons, sizeof(reasons));
+		check_reasons_remedy(fd, err, reasons, sizeof(reasons), fits,
+				     sizeof(fits));
 		restrict_source(&st, who, sizeof(who));
-		snprintf(buf, len, "%s (decided by %s)", reasons, who);
+		snprintf(buf, len, "%s (decided by %s)%s", reasons, who,
+			 remedy ? remedy : fits);
 		return buf;
 	}
 	/* Not the exec check: the O_MAYEXEC open, whose policy is unknown. */
 	if (err == EACCES) {
-		refusal_reasons(fd, -1, reasons, sizeof(reasons));
-		snprintf(buf, len, "%s (decided by the module's policy)", reasons);
+		reasons_remedy(fd, -1, reasons, sizeof(reasons), fits,
+			       sizeof(fits));
+		snprintf(buf, len, "%s (decided by the module's policy)%s",
+			 reasons, remedy ? remedy : fits);
 	} else {
 		snprintf(buf, len, "%s", strerror(err));
 	}
 	return buf;
+}
+
+const char *refusal_why_fd(int fd, int err, char *buf, size_t len)
+{
+	return refusal_why_fd_remedy(fd, err, NULL, buf, len);
 }
 
 const char *refusal_why_path(int dirfd, const char *path, int err,

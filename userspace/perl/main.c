@@ -36,6 +36,7 @@ static void xs_init(pTHX)
 	/* Perl has opened the script: other opens may wait as they like. */
 	omxpl_script_open_guard(0);
 	omxpl_prompt_check(aTHX);
+	omxpl_judge_script(aTHX);
 }
 
 /* Takes the launcher's option out of argv: 1 when it was there. */

@@ -31,7 +31,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 enum guard {
@@ -42,12 +44,61 @@ enum guard {
 
 /* An int, for SAVEINT(); per thread, as Perl's interpreters are. */
 static __thread int guard;
+/* The regular file Perl opened as the main script, or -1. */
+static int script_fd = -1;
 
 static Perl_ppaddr_t next_require, next_dofile;
 
 void omxpl_script_open_guard(int on)
 {
 	guard = on ? GUARD_SCRIPT : GUARD_OFF;
+}
+
+int omxpl_script_fd(void)
+{
+	return script_fd;
+}
+
+/*
+ * Whether Perl reads the code of its switches through /dev/null as the
+ * main script: -e and -E, or -V (its "use Config; Config::..." in the
+ * preamble, which the lexer takes away before any op is built: asked
+ * here, while Perl opens the script).
+ */
+static int switch_code(void)
+{
+	static const char config[] = "use Config; Config::";
+	SSize_t i;
+	SV **sv;
+	dTHX;
+
+	if (PL_e_script)
+		return 1;
+	if (!PL_preambleav)
+		return 0;
+	for (i = 0; i <= av_top_index(PL_preambleav); i++) {
+		sv = av_fetch(PL_preambleav, i, 0);
+		if (sv && SvPOK(*sv) &&
+		    !strncmp(SvPVX(*sv), config, sizeof(config) - 1))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether the file open as @fd, of status @st, is refused at once. */
+static int refused_at_once(const struct stat *st)
+{
+	if (S_ISFIFO(st->st_mode))
+		return 1;
+	/*
+	 * The main script: anything that is not regular, as every
+	 * interpreter refuses it (Perl itself would read a device, and end a
+	 * directory with its own "Can't open perl script", status 2).
+	 */
+	if (guard != GUARD_SCRIPT || S_ISREG(st->st_mode))
+		return 0;
+	return !(S_ISCHR(st->st_mode) && st->st_rdev == makedev(1, 3) &&
+		 switch_code());
 }
 
 /*
@@ -109,13 +160,15 @@ static int guarded_open(const char *path, int flags, mode_t mode)
 	fd = next_open(path, flags | O_NONBLOCK, mode);
 	if (fd < 0)
 		return fd;
-	if (!fstat(fd, &st) && S_ISFIFO(st.st_mode)) {
+	if (fstat(fd, &st))
+		st.st_mode = 0;
+	if (st.st_mode && refused_at_once(&st)) {
 		int unit = guard == GUARD_UNIT;
 
 		guard = GUARD_OFF;
 		refusal_reasons(fd, -1, why, sizeof(why));
 		close(fd);
-		snprintf(line, sizeof(line), OMXPL_PROG ": %s: refused: %s", path, why);
+		refusal_line(line, sizeof(line), OMXPL_PROG, path, why);
 		if (unit) {
 			dTHX;
 
@@ -126,6 +179,8 @@ static int guarded_open(const char *path, int flags, mode_t mode)
 	}
 	if (guard == GUARD_UNIT)
 		guard = GUARD_OFF;
+	else if (S_ISREG(st.st_mode))
+		script_fd = fd;
 	if (!(flags & O_NONBLOCK)) {
 		fl = fcntl(fd, F_GETFL);
 		if (fl >= 0)

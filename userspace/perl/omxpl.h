@@ -31,6 +31,13 @@
 
 /* units.c: wrap every op checker; once, before perl_parse(). */
 void omxpl_units_install(pTHX);
+/*
+ * units.c: from xs_init, judge the main script Perl opened (nowait.c),
+ * before anything is compiled: a script that compiles to no op at all (an
+ * empty file) is refused as any other.  Exits 126 when refused; its unit
+ * is not judged again.
+ */
+void omxpl_judge_script(pTHX);
 
 /* prompt.c: whether to refuse code that is no checked file; @option:
  * the launcher's option that asked for it, or NULL. */
@@ -63,9 +70,13 @@ void omxpl_refuse_exit(pTHX_ const char *line) __attribute__((noreturn));
 
 /*
  * nowait.c: from before perl_parse() until xs_init, while Perl opens the
- * main script: an open never waits, and a FIFO is refused at once.
+ * main script: an open never waits, and a file that is not regular is
+ * refused at once (/dev/null only when named as the script: -e and -V
+ * read their code through it).
  */
 void omxpl_script_open_guard(int on);
+/* nowait.c: the descriptor of the main script Perl opened, or -1. */
+int omxpl_script_fd(void);
 /* nowait.c: the same for require, use and do FILE; once, before
  * perl_parse(). */
 void omxpl_nowait_install(void);

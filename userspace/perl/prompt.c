@@ -50,11 +50,12 @@ void omxpl_prompt_save_env(void)
 
 static void refuse(pTHX_ const char *what, const char *why)
 {
-	char line[1024], tag[256];
+	char line[1024], tag[256], full[768];
 
-	snprintf(line, sizeof(line), OMXPL_PROG ": %s: refused: %s %s", what,
-		 why, refusal_deny_tag(deny_option, tag, sizeof(tag)));
-	omxpl_refuse_exit(aTHX_ line);
+	snprintf(full, sizeof(full), "%s %s", why,
+		 refusal_deny_tag(deny_option, tag, sizeof(tag)));
+	omxpl_refuse_exit(aTHX_ refusal_line(line, sizeof(line), OMXPL_PROG,
+					     what, full));
 }
 
 static void check_stdin(pTHX)
@@ -63,10 +64,9 @@ static void check_stdin(pTHX)
 
 	if (!omayexec_check_fd(STDIN_FILENO))
 		return;
-	snprintf(line, sizeof(line), OMXPL_PROG ": standard input: refused: %s",
-		 refusal_why_stdin(STDIN_FILENO, errno, deny_option, why,
-				   sizeof(why)));
-	omxpl_refuse_exit(aTHX_ line);
+	refusal_why_stdin(STDIN_FILENO, errno, deny_option, why, sizeof(why));
+	omxpl_refuse_exit(aTHX_ refusal_line(line, sizeof(line), OMXPL_PROG,
+					     "standard input", why));
 }
 
 /* Plain -d: PERL5DB is what it was (Perl rewrites it for -d:Module). */
@@ -83,8 +83,9 @@ void omxpl_prompt_check(pTHX)
 {
 	if (!deny_interactive)
 		return;
+	/* Named as given: -E is -e with the features of the running Perl. */
 	if (PL_e_script)
-		refuse(aTHX_ "-e",
+		refuse(aTHX_ PL_minus_E ? "-E" : "-e",
 		       "code given on the command line cannot be checked");
 	if (PL_perldb && debugger_prompt())
 		refuse(aTHX_ "-d",

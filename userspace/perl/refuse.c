@@ -90,12 +90,14 @@ void omxpl_refusal(char *buf, size_t len, const char *what, int err, int fd)
 	if (err == ERR_NO_PROC)
 		snprintf(why, sizeof(why), "it cannot be checked without /proc/self/fd");
 	else
-		refusal_why_fd(fd, err, why, sizeof(why));
-	snprintf(buf, len, OMXPL_PROG ": %s: refused: %s%s", what, why,
-		 err == EACCES && in_perl_library(what) && !fstat(fd, &st) &&
-		 S_ISREG(st.st_mode) &&
-		 !(st.st_mode & 0111) ?
-		 "; Perl's own modules need the x bit: run omayexec-perl-allow-stdlib (see omayexec-perl(1))" : "");
+		/* Perl's own modules: the remedy is the library's, not a chmod. */
+		refusal_why_fd_remedy(fd, err,
+			err == EACCES && in_perl_library(what) &&
+			!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+			!(st.st_mode & 0111) ?
+			"; Perl's own modules need the x bit: run omayexec-perl-allow-stdlib as root (see omayexec-perl(1))" :
+			NULL, why, sizeof(why));
+	refusal_line(buf, len, OMXPL_PROG, what, why);
 }
 
 void omxpl_refuse_die(pTHX_ const char *line)

@@ -47,6 +47,8 @@
 #include <unistd.h>
 
 static Perl_check_t next_checker[512];
+/* The main script's descriptor, judged by omxpl_judge_script(), or -1. */
+static int script_fd = -1;
 /* Its address is the mark; it has no methods. */
 static MGVTBL judged_mark;
 
@@ -120,9 +122,13 @@ static void judge_unit(pTHX)
 		return;		/* an @INC hook's in-memory handle */
 	/*
 	 * /dev/null holds no code: what is compiled comes from a filter (an
-	 * @INC hook's generator) or from the switches (-V, -M with -e).
+	 * @INC hook's generator) or from the switches (-V, -M with -e).  Named
+	 * as the script, nowait.c refused it when Perl opened it.
 	 */
 	if (is_bit_bucket(fd))
+		return;
+	/* The main script, judged when it was opened (omxpl_judge_script()). */
+	if (main_unit && fd == script_fd)
 		return;
 	err = omxpl_judge_fd(fd);
 	if (!err)
@@ -139,6 +145,21 @@ static void judge_unit(pTHX)
 	if (main_unit || omxpl_in_perl_library(name))
 		omxpl_refuse_exit(aTHX_ line);
 	omxpl_refuse_die(aTHX_ line);
+}
+
+void omxpl_judge_script(pTHX)
+{
+	char line[4096 + 512];
+	int fd = omxpl_script_fd(), err;
+
+	if (fd < 0)
+		return;
+	err = omxpl_judge_fd(fd);
+	if (err) {
+		omxpl_refusal(line, sizeof(line), PL_origfilename, err, fd);
+		omxpl_refuse_exit(aTHX_ line);
+	}
+	script_fd = fd;
 }
 
 /*

@@ -88,9 +88,16 @@ static int reopen_as_code(int fd, int *err)
 	return nfd;
 }
 
-/* The name a refusal gives: the path PHP resolved, else the one written. */
+/*
+ * The name a refusal gives: the main script's as given (the CLI's command
+ * line, PHP-FPM's SCRIPT_FILENAME), as every interpreter names it
+ * (../refusal.h); an included file's path as PHP resolved it, else as
+ * written.
+ */
 static const char *name_of(const zend_file_handle *h)
 {
+	if (h->primary_script && h->filename)
+		return ZSTR_VAL(h->filename);
 	if (h->opened_path)
 		return ZSTR_VAL(h->opened_path);
 	return h->filename ? ZSTR_VAL(h->filename) : "(unnamed)";

@@ -45,12 +45,13 @@ static const char *deny_option;
 /* The CLI's interactive shell, replaced: one line, and the status of a refusal. */
 static int refuse_shell(void)
 {
-	char line[512], tag[256];
+	char line[512], tag[256], why[384];
 
-	snprintf(line, sizeof(line),
-		 OMXPHP_PROG ": interactive shell: refused: code typed at a prompt cannot be checked %s",
+	snprintf(why, sizeof(why), "code typed at a prompt cannot be checked %s",
 		 refusal_deny_tag(deny_option, tag, sizeof(tag)));
-	php_log_err_with_severity(line, LOG_ERR);
+	php_log_err_with_severity(refusal_line(line, sizeof(line), OMXPHP_PROG,
+					       "interactive shell", why),
+				  LOG_ERR);
 	return REFUSAL_STATUS;
 }
 

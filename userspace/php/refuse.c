@@ -22,8 +22,8 @@ void omxphp_refuse(const char *what, const char *why)
 {
 	char line[8192 + 4096 + 64];
 
-	snprintf(line, sizeof(line), OMXPHP_PROG ": %s: refused: %s", what, why);
-	php_log_err_with_severity(line, LOG_ERR);
+	php_log_err_with_severity(refusal_line(line, sizeof(line), OMXPHP_PROG,
+					       what, why), LOG_ERR);
 	/*
 	 * zend_bailout() leaves EG(exit_status) as it is: the CLI returns it,
 	 * PHP-FPM reads 255 as "fatal error" only.

@@ -42,6 +42,24 @@
 static int deny_interactive;
 /* The launcher's option that asked for it, or NULL: the library's source. */
 static const char *deny_option;
+/* The main script: its absolute path, and its name as given. */
+static char *script_path, *script_given;
+
+void omxpy_audit_script_name(const char *run_filename, const char *given)
+{
+	free(script_path);
+	free(script_given);
+	script_path = strdup(run_filename);
+	script_given = strdup(given);
+}
+
+/* How a refusal names @path: the main script as the command line did. */
+static const char *name_of(const char *path)
+{
+	if (script_path && script_given && !strcmp(path, script_path))
+		return script_given;
+	return path;
+}
 
 /* Refuse @what, code that is no checked file: @why, and who asked. */
 static int refuse_interactive(const char *what, const char *why)
@@ -82,7 +100,7 @@ static int check_file(PyObject *args, const char *prefix)
 		return -1;
 	path = PyBytes_AS_STRING(bytes);
 	if (omxpy_run_file_check(path)) {
-		snprintf(what, sizeof(what), "%s%s", prefix, path);
+		snprintf(what, sizeof(what), "%s%s", prefix, name_of(path));
 		omxpy_refusal_line(what, omxpy_reason(errno, path));
 		ret = omxpy_raise_exit();
 	}

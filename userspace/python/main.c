@@ -114,15 +114,37 @@ static void flush_sys_stderr(void)
  */
 static int refused_start(const char *path, int err)
 {
+	char what[4096 + 32], line[8192 + 4096 + 64];
 	struct stat st;
-	char why[8192];
 
-	fprintf(stderr, OMXPY_PROG ": cannot start: %s: refused: %s%s\n", path,
-		refusal_why_path(AT_FDCWD, path, err, why, sizeof(why)),
-		err == EACCES && !stat(path, &st) && S_ISREG(st.st_mode) &&
-		!(st.st_mode & 0111) ?
-		"; the standard library needs the x bit: run omayexec-python3-allow-stdlib (see omayexec-python3(1))" : "");
+	snprintf(what, sizeof(what), "cannot start: %s", path);
+	/* The remedy is the library's, not a chmod of one of its files. */
+	fprintf(stderr, "%s\n",
+		refusal_line(line, sizeof(line), OMXPY_PROG, what,
+			     omxpy_reason_remedy(err, path,
+				err == EACCES && !stat(path, &st) &&
+				S_ISREG(st.st_mode) && !(st.st_mode & 0111) ?
+				"; the standard library needs the x bit: run omayexec-python3-allow-stdlib as root (see omayexec-python3(1))" :
+				NULL)));
 	return REFUSAL_STATUS;
+}
+
+/*
+ * The main script's name as given (sys.argv[0]) beside the absolute path
+ * PyConfig_Read() made of it, for the refusal line (audit.c).
+ */
+static void keep_script_name(const PyConfig *config)
+{
+	char *path, *given;
+
+	if (!config->run_filename || config->argv.length < 1)
+		return;
+	path = Py_EncodeLocale(config->run_filename, NULL);
+	given = Py_EncodeLocale(config->argv.items[0], NULL);
+	if (path && given)
+		omxpy_audit_script_name(path, given);
+	PyMem_Free(path);
+	PyMem_Free(given);
 }
 
 int main(int argc, char *argv[])
@@ -150,6 +172,16 @@ int main(int argc, char *argv[])
 		option = "-X " OMXPY_XOPTION;
 	deny = option || omayexec_deny_interactive();
 	omxpy_audit_deny_interactive(deny, option);
+	keep_script_name(&config);
+	/*
+	 * No script, -c or -m: the prompt or standard input, which CPython
+	 * greets with its banner (on a terminal) before any audit event.
+	 * With deny-interactive the prompt is refused: nothing before the
+	 * one line.
+	 */
+	if (deny && !config.run_filename && !config.run_command &&
+	    !config.run_module)
+		config.quiet = 1;
 
 	mem = capture_stderr(&saved);
 	status = Py_InitializeFromConfig(&config);

@@ -43,6 +43,13 @@ int omxpy_run_file_check(const char *path);
 
 /* audit.c: install the audit hook; call before Py_Initialize*(). */
 int omxpy_audit_install(void);
+/*
+ * audit.c: the main script, @run_filename as CPython has it (made
+ * absolute by PyConfig_Read()) and @given as the command line gave it
+ * (sys.argv[0]): a refusal names it as given, as every interpreter does
+ * (../refusal.h).  Both copied.
+ */
+void omxpy_audit_script_name(const char *run_filename, const char *given);
 /* audit.c: refuse code that is not a checked file (from now on);
  * @option: the launcher's option that asked for it, or NULL. */
 void omxpy_audit_deny_interactive(int on, const char *option);
@@ -64,12 +71,14 @@ const char *omxpy_first_refused(int *err);
 int omxpy_refusal_uncaught(void);
 
 /*
- * refuse.c: print "omayexec-python3: WHAT: refused: WHY" (one line) on
- * standard error, after flushing Python's own streams.
+ * refuse.c: print "omayexec-python3: WHAT: refused: WHY" (one line,
+ * refusal_line()) on standard error, after flushing Python's own streams.
  */
 void omxpy_refusal_line(const char *what, const char *why);
 /* The reason for errno @err from refusal_open_code() on @path. */
 const char *omxpy_reason(int err, const char *path);
+/* The same with @remedy in place of the one that fits (refusal.h). */
+const char *omxpy_reason_remedy(int err, const char *path, const char *remedy);
 /* Whether @err from refusal_open_code() is a refusal (not ENOENT...). */
 int omxpy_is_refusal(int err, const char *path);
 /* Set SystemExit(126) as the current Python error: returns -1. */

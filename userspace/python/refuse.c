@@ -37,8 +37,11 @@ static void flush_python_streams(void)
 
 void omxpy_refusal_line(const char *what, const char *why)
 {
+	char line[8192 + 4096 + 64];
+
 	flush_python_streams();
-	fprintf(stderr, OMXPY_PROG ": %s: refused: %s\n", what, why);
+	fprintf(stderr, "%s\n",
+		refusal_line(line, sizeof(line), OMXPY_PROG, what, why));
 	fflush(stderr);
 }
 
@@ -52,6 +55,17 @@ const char *omxpy_reason(int err, const char *path)
 	static char buf[8192];
 
 	return refusal_why_path(AT_FDCWD, path, err, buf, sizeof(buf));
+}
+
+const char *omxpy_reason_remedy(int err, const char *path, const char *remedy)
+{
+	static char buf[8192];
+	int fd = open(path, O_PATH | O_CLOEXEC);
+
+	refusal_why_fd_remedy(fd, err, remedy, buf, sizeof(buf));
+	if (fd >= 0)
+		close(fd);
+	return buf;
 }
 
 int omxpy_raise_exit(void)

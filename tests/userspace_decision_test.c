@@ -32,6 +32,13 @@
  *     the guest carries: its release's (us_python_stdlib()).
  *   A FIFO named as the script: both answer at once (no writer ever
  *     comes), refused as not a regular file, in every variant.
+ *   omayexec check, on each of those files, a FIFO and /dev/null: the
+ *     verdict of omxsh on the same file, now (allowed: exit 0, omxsh runs
+ *     it; refused: 1, omxsh 126); check --strict omxsh -S's, and check
+ *     --restrict-file that of omxsh under "omayexec run --restrict-file",
+ *     where the kernel has the bit.
+ *   omayexec set names what the kernel has: the module's policy, the
+ *     module missing, or (6.14 and later) no O_MAYEXEC policy at all.
  *
  * Setting a bit pins the module until reboot (securebits_test): run this
  * suite where that does not matter.  On a kernel without the bits those
@@ -352,7 +359,7 @@ TEST_F(decision, python)
 				TH_LOG("%s", r.err);
 			/* The x bit is no remedy where nothing can check. */
 			if (open_expected(self, variant, EXEC_NX) == EACCES) {
-				EXPECT_NE(NULL, strstr(r.err, "; the standard library needs the x bit: run omayexec-python3-allow-stdlib (see omayexec-python3(1))\n"))
+				EXPECT_NE(NULL, strstr(r.err, "; the standard library needs the x bit: run omayexec-python3-allow-stdlib as root (see omayexec-python3(1))\n"))
 					TH_LOG("%s", r.err);
 			} else {
 				EXPECT_EQ(NULL, strstr(r.err, "allow-stdlib"))
@@ -405,6 +412,134 @@ TEST_F(decision, fifo_answers_at_once)
 	if (open_expected(self, variant, EXEC_NX) == 0)
 		EXPECT_NE(NULL, strstr(r.err, ": refused: not a regular file: FIFO\n"))
 			TH_LOG("%s", r.err);
+}
+
+/*
+ * omxsh's verdict on @path, and "omayexec check"'s, with @opt for check
+ * (NULL, "--strict", "--restrict-file"): the same, and @refused.  omxsh
+ * is run with -S for --strict, and under "omayexec run --restrict-file"
+ * for --restrict-file.
+ */
+static void expect_tool_verdict(struct __test_metadata *_metadata,
+				const FIXTURE_DATA(decision) *self,
+				const char *path, const char *opt, bool refused)
+{
+	struct us_opts opts = { .stdin_fd = -1, .alarm = 10 };
+	const char *check[5] = { NULL, "check" }, *omxsh[7] = { NULL };
+	char tool[PATH_MAX];
+	struct us_result r;
+	int n = 0;
+
+	snprintf(tool, sizeof(tool), "%s", us_bin("omayexec"));
+	check[0] = tool;
+	check[2] = opt ? opt : path;
+	check[3] = opt ? path : NULL;
+	if (opt && !strcmp(opt, "--restrict-file")) {
+		omxsh[n++] = tool;
+		omxsh[n++] = "run";
+		omxsh[n++] = "--restrict-file";
+		omxsh[n++] = "--";
+	}
+	omxsh[n++] = self->omxsh;
+	if (opt && !strcmp(opt, "--strict"))
+		omxsh[n++] = "-S";
+	omxsh[n] = path;
+
+	us_run(&r, &opts, omxsh);
+	EXPECT_EQ(refused ? 126 : 0, r.status)
+		TH_LOG("omxsh %s (%s): %s", path, opt ? opt : "-", r.err);
+	us_run(&r, &opts, check);
+	EXPECT_EQ(refused ? 1 : 0, r.status)
+		TH_LOG("check %s %s: %s%s", opt ? opt : "", path, r.out, r.err);
+	EXPECT_EQ(0, strncmp(r.out, refused ? "refused  " : "allowed  ", 9))
+		TH_LOG("check %s %s: %s", opt ? opt : "", path, r.out);
+}
+
+/*
+ * omayexec check answers what omxsh does with the file now: in each
+ * variant (the exec securebits and the configuration file, which both
+ * inherit), on each kind of kernel.
+ */
+TEST_F(decision, tool_check_agrees_with_omxsh)
+{
+	const char *fifo = omx_ws_path(&self->ws, "exec/fifo.omx");
+	bool refused, strict_refused;
+	char path[PATH_MAX];
+	int f;
+
+	if (!self->bits_set)
+		return;
+	ASSERT_EQ(0, mkfifo(fifo, 0755));
+	for (f = 0; f < NR_FILES; f++) {
+		snprintf(path, sizeof(path), "%s", omx_ws_path(&self->ws, files[f].rel));
+		refused = open_expected(self, variant, f) != 0;
+		/* -S: every failed check refuses; nothing can check: all. */
+		strict_refused = self->check ? !files[f].runs : !self->mayexec;
+		expect_tool_verdict(_metadata, self, path, NULL, refused);
+		expect_tool_verdict(_metadata, self, path, "--strict",
+				    refused || strict_refused);
+		if (self->check)
+			expect_tool_verdict(_metadata, self, path, "--restrict-file",
+					    refused || !files[f].runs);
+	}
+	/* Never a regular file: refused in every mode, on every kernel. */
+	snprintf(path, sizeof(path), "%s", fifo);
+	expect_tool_verdict(_metadata, self, path, NULL, true);
+	expect_tool_verdict(_metadata, self, path, "--strict", true);
+	expect_tool_verdict(_metadata, self, "/dev/null", NULL, true);
+	expect_tool_verdict(_metadata, self, "/dev/null", "--strict", true);
+	if (self->check) {
+		expect_tool_verdict(_metadata, self, path, "--restrict-file", true);
+		expect_tool_verdict(_metadata, self, "/dev/null", "--restrict-file", true);
+	}
+}
+
+/*
+ * omayexec set names what this kernel has, once (no bit, no
+ * configuration): the module's policy (set, and read back), no module on
+ * a kernel that has neither interface (load it), or, on a kernel with the
+ * check of its own, no O_MAYEXEC policy at all: a module to load is no
+ * remedy there, and the message does not name one.
+ */
+TEST_F(decision, set_names_what_the_kernel_has)
+{
+	const char *set0[] = { NULL, "set", "0", NULL };
+	const char *set3[] = { NULL, "set", "3", NULL };
+	const char *status[] = { NULL, "status", NULL };
+	char tool[PATH_MAX];
+	struct us_result r;
+
+	if (variant->bits || variant->conf)
+		return;
+	snprintf(tool, sizeof(tool), "%s", us_bin("omayexec"));
+	set0[0] = set3[0] = status[0] = tool;
+	if (self->mayexec) {
+		us_run(&r, NULL, set0);
+		EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+		EXPECT_STREQ("policy: 0 (off)\n", r.out);
+		return;
+	}
+	us_run(&r, NULL, set3);
+	EXPECT_EQ(1, r.status);
+	EXPECT_STREQ("", r.out);
+	EXPECT_EQ(1, us_lines(r.err)) TH_LOG("%s", r.err);
+	if (self->check) {
+		EXPECT_NE(NULL, strstr(r.err, "omayexec: set: this kernel has no O_MAYEXEC policy"))
+			TH_LOG("%s", r.err);
+		EXPECT_EQ(NULL, strstr(r.err, "module")) TH_LOG("%s", r.err);
+	} else {
+		EXPECT_NE(NULL, strstr(r.err, "omayexec: set: the omayexec module is not loaded"))
+			TH_LOG("%s", r.err);
+	}
+
+	us_run(&r, NULL, status);
+	if (self->check) {
+		EXPECT_NE(NULL, strstr(r.out, "\npolicy: none (this kernel has no O_MAYEXEC policy: it checks with its own AT_EXECVE_CHECK"))
+			TH_LOG("%s", r.out);
+	} else {
+		EXPECT_NE(NULL, strstr(r.out, "\npolicy: none (no /proc/sys/fs/open_mayexec_enforce)\n"))
+			TH_LOG("%s", r.out);
+	}
 }
 
 TEST_HARNESS_MAIN

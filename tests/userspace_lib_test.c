@@ -598,7 +598,7 @@ TEST_F(unloaded, omxsh_best_effort_and_strict)
 	EXPECT_STREQ("", r.out);
 	EXPECT_EQ(1, us_lines(r.err));
 	EXPECT_NE(NULL, strstr(r.err, path)) TH_LOG("%s", r.err);
-	EXPECT_NE(NULL, strstr(r.err, "refused: this kernel can check no file, neither with O_MAYEXEC nor with AT_EXECVE_CHECK (decided by the strict mode the interpreter was started in)\n"))
+	EXPECT_NE(NULL, strstr(r.err, "refused: this kernel can check no file, neither with O_MAYEXEC nor with AT_EXECVE_CHECK (decided by the strict mode the interpreter was started in); to check it, the kernel needs the omayexec module (modprobe omayexec, as root)\n"))
 		TH_LOG("%s", r.err);
 
 	us_run(&r, &env, plain);
@@ -611,7 +611,7 @@ TEST_F(unloaded, omxsh_best_effort_and_strict)
 	us_run(&r, &env, plain);
 	EXPECT_EQ(126, r.status);
 	EXPECT_STREQ("", r.out);
-	EXPECT_NE(NULL, strstr(r.err, "refused: this kernel can check no file, neither with O_MAYEXEC nor with AT_EXECVE_CHECK (decided by the strict mode of " US_CONF ")\n"))
+	EXPECT_NE(NULL, strstr(r.err, "refused: this kernel can check no file, neither with O_MAYEXEC nor with AT_EXECVE_CHECK (decided by the strict mode of " US_CONF "); to check it, the kernel needs the omayexec module (modprobe omayexec, as root)\n"))
 		TH_LOG("%s", r.err);
 
 	/* deny_interactive = yes: omxsh acts as with -D. */

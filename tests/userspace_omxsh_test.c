@@ -21,7 +21,9 @@
  *   module, in userspace_decision_test);
  * - a FIFO or a directory named as a script (or included) is refused at
  *   once, in every mode, the FIFO without waiting for a writer;
- * - a file the user cannot read is not a refusal: "cannot read".
+ * - a file the user cannot read is not a refusal: "cannot read";
+ * - --version: the version, as omayexec --version's; --help: the usage,
+ *   both exit 0; an unknown option: the usage on stderr, exit 2.
  * The library's fallbacks without the module are in userspace_lib_test.
  */
 #define _GNU_SOURCE
@@ -163,13 +165,14 @@ static const char *why(const struct omx_ws *ws, int policy, enum script s,
 			 omx_ws_path(ws, "noexec"));
 	else
 		snprintf(reason, sizeof(reason), "no exec permission for uid 0");
+	/* Whatever follows (the remedy) is the refusal layer's to test. */
 	if (strict)
 		snprintf(buf, sizeof(buf),
-			 "refused: %s (decided by the strict mode the interpreter was started in)\n",
+			 "refused: %s (decided by the strict mode the interpreter was started in)",
 			 reason);
 	else
 		snprintf(buf, sizeof(buf),
-			 "refused: %s (decided by the module's policy, fs.open_mayexec_enforce = %s)\n",
+			 "refused: %s (decided by the module's policy, fs.open_mayexec_enforce = %s)",
 			 reason, names[policy]);
 	return buf;
 }
@@ -410,6 +413,44 @@ TEST_F(omxsh, other_errors)
 	us_run(&r, NULL, exit7);
 	EXPECT_EQ(7, r.status);
 	EXPECT_STREQ("a\n", r.out);
+}
+
+/*
+ * --version prints the project's version (the one omayexec --version
+ * prints, from VERSION), --help the usage, both on stdout with exit 0;
+ * an unknown option is a usage error.  No policy plays a part.
+ */
+TEST(omxsh_version_and_help)
+{
+	char omxsh[PATH_MAX], omayexec[PATH_MAX], want[128];
+	const char *tool[] = { omayexec, "--version", NULL };
+	const char *version[] = { omxsh, "--version", NULL };
+	const char *help[] = { omxsh, "--help", NULL };
+	const char *bad[] = { omxsh, "--versions", NULL };
+	struct us_result r;
+
+	snprintf(omxsh, sizeof(omxsh), "%s", us_bin("omxsh"));
+	snprintf(omayexec, sizeof(omayexec), "%s", us_bin("omayexec"));
+	ASSERT_EQ(0, us_run(&r, NULL, tool));
+	ASSERT_EQ(0, strncmp(r.out, "omayexec ", 9)) TH_LOG("%s", r.out);
+	snprintf(want, sizeof(want), "omxsh %.100s", r.out + 9);
+
+	us_run(&r, NULL, version);
+	EXPECT_EQ(0, r.status);
+	EXPECT_STREQ(want, r.out);
+	EXPECT_STREQ("", r.err);
+
+	us_run(&r, NULL, help);
+	EXPECT_EQ(0, r.status);
+	EXPECT_NE(NULL, strstr(r.out, "usage: omxsh ")) TH_LOG("%s", r.out);
+	EXPECT_NE(NULL, strstr(r.out, "omxsh --help | --version\n"))
+		TH_LOG("%s", r.out);
+	EXPECT_STREQ("", r.err);
+
+	us_run(&r, NULL, bad);
+	EXPECT_EQ(2, r.status);
+	EXPECT_STREQ("", r.out);
+	EXPECT_NE(NULL, strstr(r.err, "usage: omxsh ")) TH_LOG("%s", r.err);
 }
 
 TEST_HARNESS_MAIN

@@ -15,6 +15,11 @@
  *   regular file), ordinary errors as errors; exit 0 only when all are
  *   allowed, 1 when some are refused, 2 when one is an error; as uid
  *   1000; with the module unloaded, best effort and strict;
+ * - check's verdict is omxsh's on the same file, now: a FIFO, /dev/null,
+ *   a script without and with the x bit on an exec mount, with it on a
+ *   noexec mount; check --strict's is omxsh -S's (each policy, and with
+ *   the module unloaded; the other kernels, the exec securebits and the
+ *   configuration file in userspace_decision_test);
  * - status --json: one JSON object, its documented keys in their order,
  *   the human status's facts (as root, as uid 1000, without the module).
  * The locked module's refusal is in userspace_locked_test.
@@ -171,7 +176,7 @@ TEST_F(tool, help_and_version)
 		EXPECT_EQ(0, r.status) TH_LOG("%s", helps[i]);
 		EXPECT_STREQ("", r.err) TH_LOG("%s", helps[i]);
 		EXPECT_HAS(r.out, "usage: omayexec status [--json]\n");
-		EXPECT_HAS(r.out, "omayexec check [--restrict-file] [--] PATH...\n");
+		EXPECT_HAS(r.out, "omayexec check [--restrict-file] [--strict] [--] PATH...\n");
 		EXPECT_HAS(r.out, "See omayexec(1).\n");
 	}
 
@@ -661,12 +666,11 @@ TEST_F(tool, check_under_each_policy)
 		add_line(want, sizeof(want), f->noexec_x, p & 1 ? mount : NULL, mount);
 		add_line(want, sizeof(want), f->noexec_nx, p == 3 ? both :
 			 p == 1 ? mount : p == 2 ? file : NULL, both);
+		/* Refused at every policy, as the interpreters refuse them. */
 		add_line(want, sizeof(want), f->dir,
-			 p ? "not a regular file: directory" : NULL,
-			 "not a regular file: directory");
+			 "not a regular file: directory", NULL);
 		add_line(want, sizeof(want), f->fifo,
-			 p ? "not a regular file: FIFO" : NULL,
-			 "not a regular file: FIFO");
+			 "not a regular file: FIFO", NULL);
 		snprintf(want + strlen(want), sizeof(want) - strlen(want),
 			 "error    %s  (No such file or directory)\n", f->missing);
 		us_run(&r, NULL, argv);
@@ -684,15 +688,16 @@ TEST_F(tool, check_under_each_policy)
  * check --restrict-file answers as an interpreter under
  * SECBIT_EXEC_RESTRICT_FILE would, from a shell without the bit: a
  * failed exec check refuses, with its reasons; what the policy refuses
- * keeps the policy's reasons.  Without the check (exec_check=0), the
- * option changes nothing.
+ * keeps the policy's reasons, and a FIFO is refused as not a regular
+ * file in any case.  Without the check (exec_check=0), the option changes
+ * nothing.
  */
 TEST_F(tool, check_restrict_file)
 {
 	const struct tool_files *f = &self->f;
 	const char *argv[] = { self->omayexec, "check", "--restrict-file",
 			       f->x, f->nx, f->noexec_x, f->fifo, NULL };
-	char want[8 * PATH_MAX], mount[PATH_MAX + 32], line[PATH_MAX + 64];
+	char want[8 * PATH_MAX], mount[PATH_MAX + 32];
 	const char *file = "no exec permission for uid 0";
 	bool check = omx_exec_check_enabled();
 	struct us_result r;
@@ -715,18 +720,122 @@ TEST_F(tool, check_restrict_file)
 			snprintf(want + strlen(want), sizeof(want) - strlen(want),
 				 "refused  %s  (%s; under SECBIT_EXEC_RESTRICT_FILE)\n",
 				 f->noexec_x, mount);
-		snprintf(line, sizeof(line), "not a regular file: FIFO%s",
-			 p ? "" : "; under SECBIT_EXEC_RESTRICT_FILE");
-		if (p || check)
-			snprintf(want + strlen(want), sizeof(want) - strlen(want),
-				 "refused  %s  (%s)\n", f->fifo, line);
-		else
-			add_line(want, sizeof(want), f->fifo, NULL, NULL);
+		add_line(want, sizeof(want), f->fifo, "not a regular file: FIFO",
+			 NULL);
 		us_run(&r, NULL, argv);
-		EXPECT_EQ(p || check ? 1 : 0, r.status) TH_LOG("policy %d", p);
+		EXPECT_EQ(1, r.status) TH_LOG("policy %d", p);
 		EXPECT_STREQ(want, r.out) TH_LOG("policy %d", p);
 		EXPECT_STREQ("", r.err);
 	}
+}
+
+/*
+ * What omxsh does with @path now (with -S when @strict) and what
+ * "omayexec check" (--strict) says of it: the same answer, and the one
+ * expected.  omxsh runs it (exit 0) and check says "allowed" (0), or
+ * omxsh refuses it (126) and check says "refused" (1).  Neither may wait
+ * for a FIFO's writer.
+ */
+static void expect_omxsh_verdict(struct __test_metadata *_metadata,
+				 const char *ctx, const char *omayexec,
+				 const char *path, bool strict, bool refused)
+{
+	struct us_opts opts = { .stdin_fd = -1, .alarm = 10 };
+	const char *omxsh[4] = { NULL }, *check[5] = { omayexec, "check" };
+	char prog[PATH_MAX];
+	struct us_result r;
+	int n = 0;
+
+	snprintf(prog, sizeof(prog), "%s", us_bin("omxsh"));
+	omxsh[n++] = prog;
+	if (strict) {
+		omxsh[n++] = "-S";
+		check[2] = "--strict";
+	}
+	omxsh[n] = path;
+	check[strict ? 3 : 2] = path;
+
+	us_run(&r, &opts, omxsh);
+	EXPECT_EQ(refused ? 126 : 0, r.status)
+		TH_LOG("%s: omxsh%s %s: %s", ctx, strict ? " -S" : "", path, r.err);
+	us_run(&r, &opts, check);
+	EXPECT_EQ(refused ? 1 : 0, r.status)
+		TH_LOG("%s: check%s %s: %s%s", ctx, strict ? " --strict" : "",
+		       path, r.out, r.err);
+	EXPECT_EQ(0, strncmp(r.out, refused ? "refused  " : "allowed  ", 9))
+		TH_LOG("%s: check%s %s: %s", ctx, strict ? " --strict" : "",
+		       path, r.out);
+	EXPECT_STREQ("", r.err);
+}
+
+/*
+ * check answers what omxsh does now, under each policy: a FIFO and
+ * /dev/null are refused whatever the policy (every interpreter refuses
+ * what is not a regular file), the scripts as the policy says; with
+ * --strict (omxsh -S), as the exec check says too, where it is answered.
+ */
+TEST_F(tool, check_agrees_with_omxsh)
+{
+	const struct tool_files *f = &self->f;
+	bool check = omx_exec_check_enabled();
+	const struct {
+		const char *path;
+		bool noexec, no_x, not_regular;
+	} files[] = {
+		{ f->fifo, false, false, true },
+		{ "/dev/null", false, false, true },
+		{ f->nx, false, true, false },
+		{ f->x, false, false, false },
+		{ f->noexec_x, true, false, false },
+		{ f->noexec_nx, true, true, false },
+	};
+	bool refused, fails;
+	unsigned int i;
+	char ctx[16];
+	int p;
+
+	for (p = 0; p <= 3; p++) {
+		ASSERT_EQ(0, omx_policy_set(p));
+		snprintf(ctx, sizeof(ctx), "policy %d", p);
+		for (i = 0; i < ARRAY_LEN(files); i++) {
+			refused = files[i].not_regular ||
+				  (p & OMAYEXEC_ENFORCE_MOUNT && files[i].noexec) ||
+				  (p & OMAYEXEC_ENFORCE_FILE && files[i].no_x);
+			fails = files[i].noexec || files[i].no_x;
+			expect_omxsh_verdict(_metadata, ctx, self->omayexec,
+					     files[i].path, false, refused);
+			expect_omxsh_verdict(_metadata, ctx, self->omayexec,
+					     files[i].path, true,
+					     refused || (check && fails));
+		}
+	}
+}
+
+/*
+ * The manual's CI example, "omayexec check --strict SCRIPT... || exit 1",
+ * fails for a script without the x bit, and passes when every script has
+ * it, whatever the policy in force (here none: 0).
+ */
+TEST_F(tool, check_strict_for_ci)
+{
+	const struct tool_files *f = &self->f;
+	const char *all[] = { self->omayexec, "check", "--strict", f->x,
+			      f->owner_x, f->nx, NULL };
+	const char *good[] = { self->omayexec, "check", "--strict", f->x,
+			       f->owner_x, NULL };
+	char want[PATH_MAX + 64];
+	struct us_result r;
+
+	if (!omx_exec_check_enabled())
+		SKIP(return, "exec_check=0: at policy 0 nothing refuses a 0644 file");
+	ASSERT_EQ(0, omx_policy_set(0));
+	us_run(&r, NULL, all);
+	EXPECT_EQ(1, r.status) TH_LOG("%s", r.out);
+	snprintf(want, sizeof(want), "refused  %s  (no exec permission for uid 0)\n",
+		 f->nx);
+	EXPECT_HAS(r.out, want);
+	us_run(&r, NULL, good);
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.out);
 }
 
 /*
@@ -888,6 +997,30 @@ TEST_F(tool_unloaded, check_best_effort_and_strict)
 	us_run(&r, NULL, argv);
 	EXPECT_EQ(1, r.status);
 	EXPECT_STREQ(want, r.out);
+}
+
+/*
+ * Neither O_MAYEXEC nor the exec check: omxsh runs every regular file and
+ * refuses the rest; under -S it refuses every file, as check --strict.
+ */
+TEST_F(tool_unloaded, check_agrees_with_omxsh)
+{
+	const struct tool_files *f = &self->f;
+	const struct {
+		const char *path;
+		bool not_regular;
+	} files[] = {
+		{ f->fifo, true }, { "/dev/null", true }, { f->nx, false },
+		{ f->x, false }, { f->noexec_x, false }, { f->noexec_nx, false },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_LEN(files); i++) {
+		expect_omxsh_verdict(_metadata, "no module", self->omayexec,
+				     files[i].path, false, files[i].not_regular);
+		expect_omxsh_verdict(_metadata, "no module", self->omayexec,
+				     files[i].path, true, true);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -4,7 +4,7 @@
  *
  *   omayexec status [--json]
  *   omayexec set POLICY
- *   omayexec check [--restrict-file] [--] PATH...
+ *   omayexec check [--restrict-file] [--strict] [--] PATH...
  *   omayexec run [--restrict-file] [--deny-interactive] [--lock] -- COMMAND [ARG]...
  *   omayexec help | --help | -h | --version
  *
@@ -36,9 +36,10 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: " PROG " status [--json]\n"
 		"       " PROG " set POLICY     (0-3, off, mount, file, mount,file)\n"
-		"       " PROG " check [--restrict-file] [--] PATH...\n"
+		"       " PROG " check [--restrict-file] [--strict] [--] PATH...\n"
 		"                       (--restrict-file: answer as an interpreter under\n"
-		"                       SECBIT_EXEC_RESTRICT_FILE would)\n"
+		"                       SECBIT_EXEC_RESTRICT_FILE would; --strict: as one\n"
+		"                       in strict mode would, omxsh -S)\n"
 		"       " PROG " run [--restrict-file] [--deny-interactive] [--lock] -- COMMAND [ARG]...\n"
 		"       " PROG " help | --version\n"
 		"Exit status: 0 success; 1 refused (check: some PATH refused, the\n"
@@ -121,6 +122,18 @@ static const char *exec_check_words(int support)
 		return "execveat() answers AT_EXECVE_CHECK through the module";
 	}
 	return "execveat() does not know AT_EXECVE_CHECK";
+}
+
+/*
+ * Whether this is a kernel with mainline's interface alone (Linux 6.14 and
+ * later, no module): it has AT_EXECVE_CHECK and the exec securebits of
+ * its own, but no O_MAYEXEC and no policy to set.  Every message that
+ * would name the missing module says that instead: loading the module is
+ * no remedy there (none is built for such a kernel).
+ */
+static int native_only(const struct omayexec_state *st)
+{
+	return !st->module_loaded && st->exec_check == OMAYEXEC_EXEC_CHECK_NATIVE;
 }
 
 /* The exec securebits of @bits in words: "restrict-file (locked), ...". */
@@ -338,6 +351,8 @@ static int cmd_status(int argc, char *argv[])
 		printf("policy: %d (%s): %s\n", st.policy,
 		       omayexec_policy_name(st.policy),
 		       policy_words(st.policy));
+	else if (st.policy_errno == ENOENT && native_only(&st))
+		printf("policy: none (this kernel has no O_MAYEXEC policy: it checks with its own AT_EXECVE_CHECK, enforced by the exec securebits)\n");
 	else if (st.policy_errno == ENOENT)
 		printf("policy: none (no %s)\n", OMAYEXEC_SYSCTL_PATH);
 	else if (st.policy_errno == EACCES || st.policy_errno == EPERM)
@@ -404,8 +419,12 @@ static int cmd_set(const char *text)
 	}
 	switch (errno) {
 	case ENOENT:
-		fprintf(stderr, PROG ": set: the omayexec module is not loaded (no %s)\n",
-			OMAYEXEC_SYSCTL_PATH);
+		if (!omayexec_get_state(&st, sizeof(st)) && native_only(&st))
+			fprintf(stderr, PROG ": set: this kernel has no O_MAYEXEC policy (no %s): it checks with its own AT_EXECVE_CHECK, which the exec securebits enforce (see 'omayexec run')\n",
+				OMAYEXEC_SYSCTL_PATH);
+		else
+			fprintf(stderr, PROG ": set: the omayexec module is not loaded (no %s)\n",
+				OMAYEXEC_SYSCTL_PATH);
 		break;
 	case EACCES:
 	case EPERM:
@@ -465,14 +484,53 @@ static void check_reasons(const char *path, int err, char *buf, size_t len)
 }
 
 /*
+ * Why the interpreters' open of @path failed with @err, a refusal:
+ * @check is the exec check's own verdict, @st the state it was made in.
+ */
+static void refused_reasons(const char *path, int err, int check,
+			    const struct omayexec_state *st, char *buf, size_t len)
+{
+	struct stat sb;
+
+	/* Refused by every check, and by the interpreters: no one decided. */
+	if (err != EPERM && !stat(path, &sb) && !S_ISREG(sb.st_mode))
+		path_reasons(path, -1, buf, len);
+	else if (err == EOPNOTSUPP)
+		snprintf(buf, len, "strict mode, and the kernel does not know O_MAYEXEC");
+	else if (err == EPERM)
+		snprintf(buf, len, REFUSAL_EPERM_WHY);
+	else if (err == EACCES && (!check || !st->restrict_file))
+		/* The O_MAYEXEC policy refused it. */
+		path_reasons(path, st->policy, buf, len);
+	else if (err == check)
+		/* The check refused it, enforced. */
+		check_reasons(path, check, buf, len);
+	else
+		snprintf(buf, len, "%s", strerror(err));
+}
+
+/*
  * One line per PATH.  Exits 0 when every PATH is allowed, 1 when some are
  * refused and the others allowed, 2 when some could not be checked (an
  * "error" line): then the answer is not known for all of them, and a
  * script must not take that for a refusal it could fix with chmod.
+ *
+ * The verdict is the interpreters' own: the file is opened as omxsh,
+ * omayexec-python3 and the PHP extension open code (refusal_open_code():
+ * libomayexec's decision, and nothing but a regular file), and a failure
+ * is told from an ordinary error as they tell it.  So a FIFO or /dev/null
+ * is refused here as there, whatever the policy, and what the library's
+ * mode and this process's exec securebits enforce, this answer enforces.
+ *
  * --restrict-file: a failed exec check refuses, as it does for an
  * interpreter under SECBIT_EXEC_RESTRICT_FILE (omayexec run
  * --restrict-file), whatever this process's own bits: the answer the user
  * gets from a shell without the bit is the one the refused program got.
+ * The bit is not set here for that: under it the library's answer would
+ * no longer tell the policy's refusal from the check's.
+ * --strict: the library's strict mode, as omxsh -S or OMAYEXEC_MODE=strict
+ * ask for it: every failed check refuses, and where the kernel can check
+ * nothing, every file is refused: the answer a CI job wants.
  */
 static int cmd_check(int argc, char *argv[])
 {
@@ -484,6 +542,11 @@ static int cmd_check(int argc, char *argv[])
 	for (i = 0; i < argc && is_option(argv[i]); i++) {
 		if (!strcmp(argv[i], "--restrict-file")) {
 			as_restricted = 1;
+			continue;
+		}
+		if (!strcmp(argv[i], "--strict")) {
+			/* Before the state is read: it shows the mode in force. */
+			omayexec_set_mode(OMAYEXEC_STRICT);
 			continue;
 		}
 		if (strcmp(argv[i], "--"))
@@ -504,8 +567,7 @@ static int cmd_check(int argc, char *argv[])
 
 		/* The check's own verdict, enforced or not: LSMs and IMA show. */
 		check = st.exec_check ? exec_check(path) : 0;
-		fd = omayexec_open(AT_FDCWD, path,
-				   O_RDONLY | O_NONBLOCK | O_NOCTTY);
+		fd = refusal_open_code(AT_FDCWD, path, O_RDONLY | O_NOCTTY);
 		if (fd >= 0) {
 			close(fd);
 			if (check && as_restricted) {
@@ -528,33 +590,13 @@ static int cmd_check(int argc, char *argv[])
 			continue;
 		}
 		err = errno;
-		if (err == EOPNOTSUPP) {
-			printf("refused  %s  (strict mode, and the kernel does not know O_MAYEXEC)\n",
-			       path);
-			if (!status)
-				status = 1;
-			continue;
-		}
 		/* Ordinary errors: the same open without the flag fails too. */
-		fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-		if (fd >= 0)
-			close(fd);
-		if (fd < 0) {
+		if (!refusal_is_refusal(AT_FDCWD, path, err)) {
 			printf("error    %s  (%s)\n", path, strerror(err));
 			status = 2;
 			continue;
 		}
-		if (err == EACCES && (!check || !st.restrict_file)) {
-			/* The O_MAYEXEC policy refused it. */
-			path_reasons(path, st.policy, why, sizeof(why));
-		} else if (err == check) {
-			/* The check refused it, enforced. */
-			check_reasons(path, check, why, sizeof(why));
-		} else {
-			printf("error    %s  (%s)\n", path, strerror(err));
-			status = 2;
-			continue;
-		}
+		refused_reasons(path, err, check, &st, why, sizeof(why));
 		printf("refused  %s  (%s)\n", path, why);
 		if (!status)
 			status = 1;
@@ -575,7 +617,7 @@ static int cmd_run(int argc, char *argv[])
 {
 	unsigned int want = 0, lock = 0, bits;
 	struct omayexec_state st;
-	int i, cur, err;
+	int i, cur, err, have_state;
 
 	for (i = 0; i < argc && strcmp(argv[i], "--"); i++) {
 		if (!strcmp(argv[i], "--restrict-file"))
@@ -609,10 +651,14 @@ static int cmd_run(int argc, char *argv[])
 	if (bits != (unsigned int)cur && prctl(PR_SET_SECUREBITS, bits, 0, 0, 0)) {
 		if (errno != EPERM)
 			fprintf(stderr, PROG ": run: PR_SET_SECUREBITS: %s\n", strerror(errno));
-		else if (omayexec_get_state(&st, sizeof(st)) || !st.exec_check)
-			fprintf(stderr, PROG ": run: this kernel has no exec securebits: load the omayexec module (exec_check=1, its default), or run Linux 6.14 or later\n");
-		else
+		else if ((have_state = !omayexec_get_state(&st, sizeof(st))) &&
+			 st.exec_check)
 			fprintf(stderr, PROG ": run: a bit asked for is locked off: a locked exec securebit cannot change\n");
+		else if (have_state && st.module_loaded)
+			/* Loading it is no remedy: it is loaded, without them. */
+			fprintf(stderr, PROG ": run: this kernel has no exec securebits: the omayexec module is loaded with exec_check=0; load it again with exec_check=1, its default\n");
+		else
+			fprintf(stderr, PROG ": run: this kernel has no exec securebits: load the omayexec module (exec_check=1, its default), or run Linux 6.14 or later\n");
 		return 1;
 	}
 	execvp(argv[0], argv);

@@ -6,6 +6,7 @@
  *   omxsh [-S] [-D] SCRIPT [ARG...]
  *   omxsh [-S] [-D] -c COMMANDS [ARG0 [ARG...]]
  *   omxsh [-S] [-D] < FILE
+ *   omxsh --help | --version
  *
  * The language: one command per line, words split on blanks, '...' taken
  * literally, "..." and bare words expanded ($NAME, ${NAME}, $0-$9, $?),
@@ -37,6 +38,11 @@
 
 #include "omayexec.h"
 #include "refusal.h"
+
+/* From ../VERSION, by the Makefile: the version is written in one place. */
+#ifndef OMAYEXEC_VERSION
+#error "OMAYEXEC_VERSION is not defined: build with userspace/Makefile"
+#endif
 
 #define PROG		"omxsh"
 #define MAX_DEPTH	16
@@ -490,6 +496,7 @@ static void usage(FILE *out)
 		"usage: " PROG " [-S] [-D] SCRIPT [ARG...]\n"
 		"       " PROG " [-S] [-D] -c COMMANDS [ARG0 [ARG...]]\n"
 		"       " PROG " [-S] [-D] < FILE\n"
+		"       " PROG " --help | --version\n"
 		"  -S, --strict             refuse files when the kernel cannot check them\n"
 		"  -D, --deny-interactive   refuse -c, and standard input unless it is a\n"
 		"                           regular file that passes the O_MAYEXEC check\n");
@@ -520,6 +527,15 @@ int main(int argc, char *argv[])
 		} else if (!strcmp(argv[i], "-h") ||
 			   !strcmp(argv[i], "--help")) {
 			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--version")) {
+			/* As omayexec --version: the project's version. */
+			printf(PROG " " OMAYEXEC_VERSION "\n");
+			if (fflush(stdout)) {
+				fprintf(stderr, PROG ": writing the output: %s\n",
+					strerror(errno));
+				return STATUS_NOFILE;
+			}
 			return 0;
 		} else {
 			usage(stderr);

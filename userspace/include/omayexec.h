@@ -132,7 +132,9 @@ int omayexec_get_state(struct omayexec_state *state, size_t size);
 
 /*
  * Write @policy (0-3) to fs.open_mayexec_enforce: 0, or -1 with errno:
- * ENOENT when the module is not loaded, EACCES or EPERM when the caller
+ * ENOENT when there is no such policy (the module is not loaded; a
+ * kernel that answers AT_EXECVE_CHECK itself has none either: the state's
+ * exec_check tells them apart), EACCES or EPERM when the caller
  * lacks the privilege (CAP_MAC_ADMIN) or the policy is locked, EINVAL for
  * a value out of range.
  */

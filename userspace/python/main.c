@@ -22,6 +22,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -130,8 +131,28 @@ static int refused_start(const char *path, int err)
 }
 
 /*
+ * @w in the locale's encoding (as PyConfig_Read() set LC_CTYPE), in
+ * malloc()ed memory, or NULL.  Not Py_EncodeLocale(): its memory is
+ * PyMem_Malloc()'s, which from Python 3.12 on is the interpreter's and
+ * must not be touched before Py_Initialize*() (3.13 crashed here).
+ */
+static char *encode_wide(const wchar_t *w)
+{
+	size_t n = wcstombs(NULL, w, 0);
+	char *s;
+
+	if (n == (size_t)-1)
+		return NULL;
+	s = malloc(n + 1);
+	if (s)
+		wcstombs(s, w, n + 1);
+	return s;
+}
+
+/*
  * The main script's name as given (sys.argv[0]) beside the absolute path
- * PyConfig_Read() made of it, for the refusal line (audit.c).
+ * PyConfig_Read() made of it, for the refusal line (audit.c).  A name the
+ * locale cannot encode is printed as its absolute path.
  */
 static void keep_script_name(const PyConfig *config)
 {
@@ -139,12 +160,12 @@ static void keep_script_name(const PyConfig *config)
 
 	if (!config->run_filename || config->argv.length < 1)
 		return;
-	path = Py_EncodeLocale(config->run_filename, NULL);
-	given = Py_EncodeLocale(config->argv.items[0], NULL);
+	path = encode_wide(config->run_filename);
+	given = encode_wide(config->argv.items[0]);
 	if (path && given)
 		omxpy_audit_script_name(path, given);
-	PyMem_Free(path);
-	PyMem_Free(given);
+	free(path);
+	free(given);
 }
 
 int main(int argc, char *argv[])

@@ -167,6 +167,13 @@ enum omayexec_interface {
 	OMAYEXEC_RFC_V1,
 };
 
+/* The policy in force for an interface's opens. */
+static inline int omayexec_policy_of(enum omayexec_interface interface)
+{
+	return interface == OMAYEXEC_RFC_V1 ? READ_ONCE(omayexec_rfc_v1_policy) :
+					      READ_ONCE(omayexec_policy);
+}
+
 /*
  * openat2.c: do_sys_openat2() for the opens that carry O_MAYEXEC;
  * omayexec_do_open() keeps the module (omayexec_get()) while it runs.
@@ -248,6 +255,20 @@ static inline void omayexec_audit(enum omayexec_verdict verdict,
 	if (verdict == OMAYEXEC_ALLOWED && !READ_ONCE(omayexec_audit_allowed))
 		return;
 	omayexec_audit_record(verdict, path, interface, policy);
+}
+
+/*
+ * The outcome of an O_MAYEXEC open, counted and audited once: a refusal
+ * where the policy makes it (may_open.c), an allowed open once every other
+ * check (fanotify, Landlock, IMA) has let it through (openat2.c), so that
+ * neither the counters nor the audit log call allowed an open that failed.
+ */
+static inline void omayexec_record(enum omayexec_verdict verdict,
+				   const struct path *path,
+				   enum omayexec_interface interface, int policy)
+{
+	omayexec_count(verdict);
+	omayexec_audit(verdict, path, interface, policy);
 }
 
 /* arch/ARCH/trampolines.S: what ftrace calls at the hooked functions' entry. */

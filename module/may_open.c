@@ -127,13 +127,9 @@ int omayexec_may_open(omayexec_idmap_t *idmap, const struct path *path,
 	enum omayexec_interface interface;
 	int policy, err;
 
-	if (acc_mode & OMAYEXEC_MAY_RFC_V1) {
-		interface = OMAYEXEC_RFC_V1;
-		policy = READ_ONCE(omayexec_rfc_v1_policy);
-	} else {
-		interface = OMAYEXEC_OPENAT2;
-		policy = READ_ONCE(omayexec_policy);
-	}
+	interface = acc_mode & OMAYEXEC_MAY_RFC_V1 ? OMAYEXEC_RFC_V1 :
+						     OMAYEXEC_OPENAT2;
+	policy = omayexec_policy_of(interface);
 
 	/*
 	 * The common case, an allowed open of a regular file: the stock
@@ -142,10 +138,8 @@ int omayexec_may_open(omayexec_idmap_t *idmap, const struct path *path,
 	 */
 	if (exec_check_folds(inode, policy, interface) &&
 	    !static_call(stock_may_open)(idmap, path, stock_acc_mode | MAY_EXEC,
-					 flag & ~O_MAYEXEC)) {
-		verdict = OMAYEXEC_ALLOWED;
-		goto decided;
-	}
+					 flag & ~O_MAYEXEC))
+		goto allowed;
 
 	err = static_call(stock_may_open)(idmap, path, stock_acc_mode,
 					  flag & ~O_MAYEXEC);
@@ -171,12 +165,16 @@ int omayexec_may_open(omayexec_idmap_t *idmap, const struct path *path,
 
 	err = -EACCES;
 	verdict = decide(idmap, path, policy, interface, &err);
-decided:
-	omayexec_count(verdict);
-	omayexec_audit(verdict, path, interface, policy);
-	if (verdict != OMAYEXEC_ALLOWED)
+	if (verdict != OMAYEXEC_ALLOWED) {
+		/* The open's outcome: nothing after this can undo a refusal. */
+		omayexec_record(verdict, path, interface, policy);
 		return err;
-
-	/* Where the file carries no __FMODE_EXEC, fanotify is asked here. */
+	}
+allowed:
+	/*
+	 * Not recorded yet: fanotify, Landlock and IMA may still refuse the
+	 * open.  open_marked() records it once it has succeeded.  Where the
+	 * file carries no __FMODE_EXEC, fanotify is asked here.
+	 */
 	return omayexec_notify_exec_perm(path);
 }

@@ -132,6 +132,9 @@ static __always_inline long open_marked(int dfd,
 			put_unused_fd(fd);
 			fd = PTR_ERR(file);
 		} else {
+			/* Allowed by every check: the outcome (may_open.c). */
+			omayexec_record(OMAYEXEC_ALLOWED, &file->f_path,
+					interface, omayexec_policy_of(interface));
 			omayexec_notify_open(file);
 			fd_install(fd, file);
 		}

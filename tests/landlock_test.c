@@ -12,6 +12,9 @@
  * check (apparmor_test), the module asks Landlock's hook itself
  * (module/compat.h).
  *
+ * The module's counters record the open's outcome: allowed only when the
+ * sandbox let it through too.
+ *
  * Landlock must be active (Debian's kernels list it first in CONFIG_LSM):
  * the test fails, not skips, without it.  Each check runs in a child that
  * enters the sandbox, which cannot be left.
@@ -25,6 +28,7 @@
 #include <unistd.h>
 
 #include "omx_test.h"
+#include "omx_stats.h"
 
 /* What the sandbox handles: reading and executing files. */
 #define HANDLED	(LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_EXECUTE)
@@ -137,6 +141,30 @@ TEST_F(landlock, o_mayexec_needs_the_execute_right)
 		TH_LOG("O_MAYEXEC at policy %d of a file the sandbox may read, not execute",
 		       variant->policy);
 	EXPECT_EQ(0, sandboxed(&self->ws, "run/script", MAYEXEC));
+}
+
+/*
+ * The module records an open's outcome: one the policy allows and the
+ * sandbox refuses is not counted as allowed (nor audited as such: both are
+ * recorded in one place, once every check has let the open through).
+ */
+TEST_F(landlock, refused_by_the_sandbox_is_not_recorded_as_allowed)
+{
+	struct omx_stats before, delta;
+
+	ASSERT_EQ(0, omx_stats_read(&before));
+	EXPECT_EQ(EACCES, sandboxed(&self->ws, "read/script", MAYEXEC));
+	ASSERT_EQ(0, omx_stats_delta(&before, &delta));
+	EXPECT_EQ(0, delta.count[OMX_STAT_ALLOWED])
+		TH_LOG("an open the sandbox refused, recorded: %s",
+		       omx_stats_str(&delta));
+
+	/* The control: the open the sandbox lets through is. */
+	ASSERT_EQ(0, omx_stats_read(&before));
+	EXPECT_EQ(0, sandboxed(&self->ws, "run/script", MAYEXEC));
+	ASSERT_EQ(0, omx_stats_delta(&before, &delta));
+	EXPECT_EQ(1, delta.count[OMX_STAT_ALLOWED])
+		TH_LOG("an allowed open, recorded: %s", omx_stats_str(&delta));
 }
 
 /* The control: the exec check asks the same right, as execve() does. */

@@ -17,6 +17,14 @@
  * Records are rate-limited, refusals and allowed opens separately, so that
  * a loop of opens cannot flood the log and allowed opens cannot crowd out
  * refusals.
+ *
+ * A record never sleeps (GFP_ATOMIC, as SELinux's AVC records): a refusal
+ * is recorded inside may_open(), where an O_TRUNC open holds the
+ * superblock's freeze protection, and audit_log_start() with GFP_KERNEL
+ * waits up to audit_backlog_wait_time (60 s) for a full backlog to drain,
+ * which any user could make stall a freeze or a remount.  When the backlog
+ * is full or memory is short, the record is lost and audit counts it
+ * ("lost" in auditctl -s), as for every other record that cannot wait.
  */
 
 #include <linux/audit.h>
@@ -28,6 +36,8 @@
 #include <linux/slab.h>
 
 #include "common.h"
+
+#define RECORD_GFP	(GFP_ATOMIC | __GFP_NOWARN)
 
 bool omayexec_audit_allowed;
 module_param_named(audit_allowed, omayexec_audit_allowed, bool, 0644);
@@ -73,7 +83,7 @@ static void log_untrusted(struct audit_buffer *ab, const char *key,
 
 static void log_path(struct audit_buffer *ab, const struct path *path)
 {
-	char *buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	char *buf = kmalloc(PATH_MAX, RECORD_GFP);
 	char *name = buf ? d_path(path, buf, PATH_MAX) : ERR_PTR(-ENOMEM);
 
 	if (IS_ERR(name))
@@ -97,7 +107,7 @@ void omayexec_audit_record(enum omayexec_verdict verdict,
 	if (!__ratelimit(ratelimit))
 		return;
 
-	ab = audit_log_start(audit_context(), GFP_KERNEL, AUDIT_KERNEL_OTHER);
+	ab = audit_log_start(audit_context(), RECORD_GFP, AUDIT_KERNEL_OTHER);
 	if (!ab)
 		return;
 	audit_log_format(ab, "op=open_mayexec res=%d reason=%s policy=%d interface=%s",

@@ -14,6 +14,8 @@
  *   logs such strings;
  * - refusals (20 per 5 s) and allowed opens (100 per 5 s) are rate-limited
  *   separately;
+ * - a refusal never waits for room in a full audit backlog: it is
+ *   recorded inside may_open(), and the record is lost instead;
  * - without an audit daemon the records reach the kernel log.
  *
  * Records are read from the kernel's read-only audit multicast group
@@ -28,6 +30,9 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <linux/audit.h>
+#include <linux/netlink.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -480,6 +485,91 @@ TEST_F_TIMEOUT(audit, refusals_and_allowed_opens_are_rate_limited_separately, 12
 	ASSERT_EQ(0, omx_audit_sync(&self->log));
 	EXPECT_EQ(1, count_field(&self->log, "res", "1"));
 	EXPECT_EQ(1, count_field(&self->log, "res", "0"));
+}
+
+/* ---- A full backlog ------------------------------------------------ */
+
+/*
+ * A refusal is recorded inside may_open(), where an O_TRUNC open holds the
+ * superblock's freeze protection: the record must never wait for room in
+ * a full audit backlog (audit_log_start() with a blocking allocation waits
+ * up to audit_backlog_wait_time), or any user could stall a freeze or a
+ * remount.  The backlog is filled as a stuck audit daemon fills it: this
+ * test registers as the daemon on a socket with the smallest receive
+ * buffer and never reads it, so that kauditd blocks sending to it; the
+ * limit is 1 record, the wait 1 jiffy, so that a record that waits shows
+ * in backlog_wait_time_actual (the jiffies tasks slept for room) without
+ * stalling anything for long.  The refusal's record is lost, and audit
+ * counts it.  Everything is restored before the test ends.
+ */
+#define FILLERS	64
+
+static int refuse_noexec_script(void *arg)
+{
+	return -mayexec(arg, "noexec/script", O_RDONLY | O_TRUNC);
+}
+
+TEST_F(audit, a_refusal_never_waits_for_a_full_backlog)
+{
+	struct audit_status saved, set, before, after;
+	int daemon, ctl, i, size = 0, refused;
+	bool registered = false, limited = false;
+
+	ASSERT_EQ(0, omx_audit_get_status(&saved));
+	if (saved.pid)
+		SKIP(return, "an audit daemon (pid %u) takes the records", saved.pid);
+	ASSERT_EQ(0, omx_policy_set(1));
+	ctl = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
+	ASSERT_LE(0, ctl);
+	daemon = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
+	ASSERT_LE(0, daemon);
+	ASSERT_EQ(0, setsockopt(daemon, SOL_SOCKET, SO_RCVBUF, &size,
+				sizeof(size)));
+
+	set = (struct audit_status){ .mask = AUDIT_STATUS_PID, .pid = getpid() };
+	registered = !omx_audit_set_status(daemon, &set);
+	EXPECT_TRUE(registered);
+	set = (struct audit_status){
+		.mask = AUDIT_STATUS_BACKLOG_LIMIT | AUDIT_STATUS_BACKLOG_WAIT_TIME,
+		.backlog_limit = 1,
+		.backlog_wait_time = 1,
+	};
+	limited = registered && !omx_audit_set_status(ctl, &set);
+	EXPECT_TRUE(limited);
+	/* Records the daemon never reads (sent by the control socket's owner,
+	 * which audit never makes wait while it queues them). */
+	for (i = 0; limited && i < FILLERS; i++)
+		EXPECT_EQ(0, omx_audit_user_message(ctl, "omx-audit-test filler"));
+
+	if (limited) {
+		EXPECT_EQ(0, omx_audit_get_status(&before));
+		EXPECT_LT(1, before.backlog) TH_LOG("the backlog is not full");
+		/* In a child: the daemon's own records never wait. */
+		refused = omx_in_child(refuse_noexec_script, &self->ws);
+		EXPECT_EQ(EACCES, refused);
+		EXPECT_EQ(0, omx_audit_get_status(&after));
+		EXPECT_EQ(before.backlog_wait_time_actual,
+			  after.backlog_wait_time_actual)
+			TH_LOG("the refusal waited %u jiffies for room in the backlog",
+			       after.backlog_wait_time_actual -
+			       before.backlog_wait_time_actual);
+		/* The control: the record met the full backlog and was lost. */
+		EXPECT_LT(before.lost, after.lost);
+	}
+
+	/* The daemon leaves (only it may), then the limits are restored. */
+	set = (struct audit_status){ .mask = AUDIT_STATUS_PID, .pid = 0 };
+	if (registered)
+		EXPECT_EQ(0, omx_audit_set_status(ctl, &set));
+	set = (struct audit_status){
+		.mask = AUDIT_STATUS_BACKLOG_LIMIT | AUDIT_STATUS_BACKLOG_WAIT_TIME,
+		.backlog_limit = saved.backlog_limit,
+		.backlog_wait_time = saved.backlog_wait_time,
+	};
+	EXPECT_EQ(0, omx_audit_set_status(ctl, &set));
+	close(daemon);
+	close(ctl);
+	EXPECT_EQ(0, omx_audit_daemon_pid());
 }
 
 /* ---- The kernel log ----------------------------------------------- */

@@ -98,6 +98,11 @@ static int send_user_message(int fd, unsigned int seq, const char *text)
 	return 0;
 }
 
+int omx_audit_user_message(int fd, const char *text)
+{
+	return send_user_message(fd, 0, text);
+}
+
 /* "audit(1700000000.123:45): op=..." -> "op=..." */
 static const char *record_body(const char *payload)
 {
@@ -343,54 +348,99 @@ int omx_audit_allowed_get(void)
 	return -EIO;
 }
 
-int omx_audit_daemon_pid(void)
+/*
+ * One request of @type to the audit subsystem on @fd (a new socket when
+ * @fd is -1), with @len bytes of @data: 0 once it is acknowledged, with
+ * the reply of type @type in @reply (@reply_len bytes) when there is one;
+ * or -errno.  Other messages on the socket (records, for a daemon's) are
+ * read past.
+ */
+static int audit_request(int fd, int type, const void *data, size_t len,
+			 void *reply, size_t reply_len)
 {
 	static char buf[8192] __attribute__((aligned(8)));
+	static unsigned int seq;
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	struct nlmsghdr req = {
-		.nlmsg_len = NLMSG_LENGTH(0),
-		.nlmsg_type = AUDIT_GET,
-		.nlmsg_flags = NLM_F_REQUEST,
-		.nlmsg_seq = 1,
-	};
+	struct {
+		struct nlmsghdr nlh;
+		char data[256];
+	} req = {};
+	int own = -1, ret = -ETIMEDOUT;
+	bool replied = !reply, acked = false;
 	struct pollfd pfd;
-	int fd, ret = -ETIMEDOUT;
 
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
-	if (fd < 0)
-		return neg_errno();
-	if (sendto(fd, &req, req.nlmsg_len, 0, (struct sockaddr *)&kernel,
+	if (len > sizeof(req.data))
+		return -EINVAL;
+	if (fd < 0) {
+		fd = own = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
+				  NETLINK_AUDIT);
+		if (fd < 0)
+			return neg_errno();
+	}
+	memcpy(req.data, data, len);
+	req.nlh.nlmsg_len = NLMSG_LENGTH(len);
+	req.nlh.nlmsg_type = type;
+	req.nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	req.nlh.nlmsg_seq = ++seq;
+	if (sendto(fd, &req, req.nlh.nlmsg_len, 0, (struct sockaddr *)&kernel,
 		   sizeof(kernel)) < 0) {
 		ret = neg_errno();
 		goto out;
 	}
 	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
-	while (poll(&pfd, 1, 5000) > 0) {
-		ssize_t len = recv(fd, buf, sizeof(buf), 0);
+	/*
+	 * The kernel sends a reply from a thread of its own (audit_send_reply()):
+	 * it may come after the acknowledgement.
+	 */
+	while (!(acked && replied) && poll(&pfd, 1, 5000) > 0) {
+		ssize_t n = recv(fd, buf, sizeof(buf), 0);
 		struct nlmsghdr *nlh;
 
-		if (len < 0) {
+		if (n < 0) {
 			ret = neg_errno();
-			break;
+			goto out;
 		}
-		for (nlh = (void *)buf; NLMSG_OK(nlh, len);
-		     nlh = NLMSG_NEXT(nlh, len)) {
-			if (nlh->nlmsg_type == NLMSG_ERROR) {
+		for (nlh = (void *)buf; NLMSG_OK(nlh, n);
+		     nlh = NLMSG_NEXT(nlh, n)) {
+			if (nlh->nlmsg_seq != req.nlh.nlmsg_seq)
+				continue;
+			if (nlh->nlmsg_type == type && reply) {
+				memcpy(reply, NLMSG_DATA(nlh), reply_len);
+				replied = true;
+			} else if (nlh->nlmsg_type == NLMSG_ERROR) {
 				struct nlmsgerr *err = NLMSG_DATA(nlh);
 
 				if (err->error) {
 					ret = err->error;
 					goto out;
 				}
-			} else if (nlh->nlmsg_type == AUDIT_GET) {
-				struct audit_status *s = NLMSG_DATA(nlh);
-
-				ret = s->pid;
-				goto out;
+				acked = true;
 			}
 		}
 	}
+	if (acked && replied)
+		ret = 0;
 out:
-	close(fd);
+	if (own >= 0)
+		close(own);
 	return ret;
+}
+
+int omx_audit_get_status(struct audit_status *status)
+{
+	memset(status, 0, sizeof(*status));
+	return audit_request(-1, AUDIT_GET, NULL, 0, status, sizeof(*status));
+}
+
+int omx_audit_set_status(int fd, const struct audit_status *status)
+{
+	return audit_request(fd, AUDIT_SET, status, sizeof(*status), NULL, 0);
+}
+
+int omx_audit_daemon_pid(void)
+{
+	struct audit_status status;
+	int ret = omx_audit_get_status(&status);
+
+	return ret ?: (int)status.pid;
 }

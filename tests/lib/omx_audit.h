@@ -83,4 +83,17 @@ int omx_audit_allowed_get(void);
 /* The pid of the registered audit daemon (0: none), or -errno. */
 int omx_audit_daemon_pid(void);
 
+/* A user message (AUDIT_USER_AVC) sent on @fd, not waited for: 0 or -errno. */
+int omx_audit_user_message(int fd, const char *text);
+
+struct audit_status;
+/* The audit subsystem's status (AUDIT_GET): 0 or -errno. */
+int omx_audit_get_status(struct audit_status *status);
+/*
+ * Change what @status->mask names (AUDIT_SET), sent on @fd, a NETLINK_AUDIT
+ * socket (-1: a new one): the socket that sets a daemon's pid is the one
+ * the kernel then sends the records to.  0 or -errno.
+ */
+int omx_audit_set_status(int fd, const struct audit_status *status);
+
 #endif /* OMX_TEST_AUDIT_H */

@@ -523,12 +523,13 @@ TEST_F(audit, a_refusal_never_waits_for_a_full_backlog)
 	ASSERT_LE(0, ctl);
 	daemon = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
 	ASSERT_LE(0, daemon);
-	ASSERT_EQ(0, setsockopt(daemon, SOL_SOCKET, SO_RCVBUF, &size,
-				sizeof(size)));
 
 	set = (struct audit_status){ .mask = AUDIT_STATUS_PID, .pid = getpid() };
 	registered = !omx_audit_set_status(daemon, &set);
 	EXPECT_TRUE(registered);
+	/* Shrunk once the acknowledgement is in: records then fill it. */
+	EXPECT_EQ(0, setsockopt(daemon, SOL_SOCKET, SO_RCVBUF, &size,
+				sizeof(size)));
 	set = (struct audit_status){
 		.mask = AUDIT_STATUS_BACKLOG_LIMIT | AUDIT_STATUS_BACKLOG_WAIT_TIME,
 		.backlog_limit = 1,

@@ -185,7 +185,6 @@ long omayexec_openat2(int dfd, const char __user *filename,
 		      struct open_how *how);
 
 /* may_open.c: may_open() for the opens that carry O_MAYEXEC. */
-#define OMAYEXEC_MAY_RFC_V1	0x00000100	/* in acc_mode: an RFC v1 open */
 int omayexec_may_open(omayexec_idmap_t *idmap, const struct path *path,
 		      int acc_mode, int flag);
 

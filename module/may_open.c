@@ -13,7 +13,9 @@
 #include <linux/fs.h>
 #include <linux/mount.h>
 #include <linux/path.h>
+#include <linux/sched/task_stack.h>
 #include <linux/static_call.h>
+#include <asm/syscall.h>
 #include <uapi/linux/omayexec.h>
 
 #include "common.h"
@@ -113,22 +115,32 @@ static bool exec_check_folds(const struct inode *inode, int policy,
 	       !inode->i_op->permission;
 }
 
+/* The interface of the O_MAYEXEC open under way: its syscall's. */
+static enum omayexec_interface current_interface(void)
+{
+	int nr = syscall_get_nr(current, task_pt_regs(current));
+
+	return omayexec_nr_is_openat2(nr) ? OMAYEXEC_OPENAT2 : OMAYEXEC_RFC_V1;
+}
+
 /*
  * Reached from the may_open trampoline when @flag carries O_MAYEXEC, which
  * only omayexec_do_open() puts there: the module is kept for the whole
- * call.  omayexec_do_open() also marked RFC v1 opens in @acc_mode.
+ * call.  Which interface the open came through is the syscall's: openat2(2)
+ * or, with rfc_v1, open(2) and openat(2).  The open carries no mark of its
+ * own for it: a private bit in @acc_mode would reach IMA and, from 6.12 on,
+ * every LSM's file_post_open hook (BPF programs included), which do_open()
+ * calls with the open's acc_mode.
  */
 int omayexec_may_open(omayexec_idmap_t *idmap, const struct path *path,
 		      int acc_mode, int flag)
 {
-	int stock_acc_mode = acc_mode & ~OMAYEXEC_MAY_RFC_V1;
 	struct inode *inode = d_backing_inode(path->dentry);
 	enum omayexec_verdict verdict;
 	enum omayexec_interface interface;
 	int policy, err;
 
-	interface = acc_mode & OMAYEXEC_MAY_RFC_V1 ? OMAYEXEC_RFC_V1 :
-						     OMAYEXEC_OPENAT2;
+	interface = current_interface();
 	policy = omayexec_policy_of(interface);
 
 	/*
@@ -137,11 +149,11 @@ int omayexec_may_open(omayexec_idmap_t *idmap, const struct path *path,
 	 * the hook: symbols.c).
 	 */
 	if (exec_check_folds(inode, policy, interface) &&
-	    !static_call(stock_may_open)(idmap, path, stock_acc_mode | MAY_EXEC,
+	    !static_call(stock_may_open)(idmap, path, acc_mode | MAY_EXEC,
 					 flag & ~O_MAYEXEC))
 		goto allowed;
 
-	err = static_call(stock_may_open)(idmap, path, stock_acc_mode,
+	err = static_call(stock_may_open)(idmap, path, acc_mode,
 					  flag & ~O_MAYEXEC);
 	if (err)
 		return err;
@@ -157,7 +169,7 @@ int omayexec_may_open(omayexec_idmap_t *idmap, const struct path *path,
 	 * generic_permission() has already checked it in full.
 	 */
 	if (OMAYEXEC_FMODE_EXEC && inode->i_op->permission) {
-		err = inode_permission(idmap, inode, stock_acc_mode &
+		err = inode_permission(idmap, inode, acc_mode &
 				       (MAY_READ | MAY_WRITE | MAY_APPEND));
 		if (err)
 			return err;

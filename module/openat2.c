@@ -116,8 +116,6 @@ static __always_inline long open_marked(int dfd,
 	if (fd)
 		return fd;
 	op.open_flag |= O_MAYEXEC | OMAYEXEC_FMODE_EXEC;
-	if (interface == OMAYEXEC_RFC_V1)
-		op.acc_mode |= OMAYEXEC_MAY_RFC_V1;
 
 	name = static_call(stock_getname)(filename);
 	if (IS_ERR(name))

@@ -14,6 +14,8 @@
  *   sysctls are independent;
  * - O_CREAT, O_TMPFILE and O_PATH with O_MAYEXEC are EINVAL and create
  *   nothing, as with openat2(2);
+ * - IMA and the LSMs see an RFC v1 open's access mask as a plain open's
+ *   (no private bit of the module's);
  * - an RFC v1 open with the flag is an exec open (fanotify's FAN_OPEN_EXEC;
  *   __FMODE_EXEC in f_flags before 6.8 only, see omx.h), counted in the
  *   stats and audited with interface=open.
@@ -31,6 +33,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "omx_test.h"
@@ -583,6 +586,55 @@ TEST_F(interface, mayexec_open_is_an_exec_open)
 	}
 	EXPECT_EQ((__u64)FAN_OPEN_EXEC, mask);
 	close(fan);
+}
+
+/*
+ * An RFC open hands IMA and the LSMs the access mask that a plain open of
+ * the same file hands them: do_open() passes the open's acc_mode to IMA's
+ * FILE_CHECK (6.1: ima_file_check()) and, from 6.12 on, to every LSM's
+ * file_post_open hook, BPF programs included.  The module tells an RFC open
+ * from an openat2(2) one by its syscall: no private bit rides in the mask.
+ * A kprobe event records the function's mask argument for both opens.
+ */
+TEST_F(interface, lsms_see_the_mask_of_a_plain_open)
+{
+	static const char *const funcs[] = {
+		"security_file_post_open", "ima_file_check",
+	};
+	const char *path = omx_ws_path(&self->ws, "exec/script");
+	struct omx_kprobe kp = {};
+	unsigned long masks[4];
+	unsigned int i;
+	int ret = -ENOENT, fd, n, status;
+	pid_t child;
+
+	REQUIRE_RFC_V1();
+	for (i = 0; i < ARRAY_LEN(funcs) && ret; i++)
+		ret = omx_kprobe_add_args(&kp, funcs[i], "mask=$arg2:x32");
+	if (ret == -ENOENT)
+		SKIP(return, "no tracefs with kprobe events");
+	ASSERT_EQ(0, ret) TH_LOG("no kprobe on %s or %s", funcs[0], funcs[1]);
+
+	/* The two opens alone, in a child: the probe sees every open. */
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			_exit(1);
+		close(fd);
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_MAYEXEC);
+		_exit(fd < 0 ? 2 : 0);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_EQ(0, status) TH_LOG("the opens failed (%d)", status);
+	n = omx_kprobe_values(&kp, "mask", child, masks, ARRAY_LEN(masks));
+	EXPECT_EQ(0, omx_kprobe_remove(&kp));
+	ASSERT_EQ(2, n) TH_LOG("%s hits: the plain open's and the RFC one's",
+			       funcs[i - 1]);
+	EXPECT_EQ(masks[0], masks[1])
+		TH_LOG("%s: mask %#lx for a plain open, %#lx with O_MAYEXEC",
+		       funcs[i - 1], masks[0], masks[1]);
 }
 
 TEST_F(interface, decisions_are_counted_and_audited_as_open)

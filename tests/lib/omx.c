@@ -627,7 +627,13 @@ static int tracefs_find(struct omx_kprobe *kp)
 
 int omx_kprobe_add(struct omx_kprobe *kp, const char *func)
 {
-	char path[PATH_MAX + 128], def[256];
+	return omx_kprobe_add_args(kp, func, "");
+}
+
+int omx_kprobe_add_args(struct omx_kprobe *kp, const char *func,
+			const char *args)
+{
+	char path[PATH_MAX + 128], def[512];
 	int ret;
 
 	ret = tracefs_find(kp);
@@ -638,7 +644,7 @@ int omx_kprobe_add(struct omx_kprobe *kp, const char *func)
 	snprintf(path, sizeof(path), "%s/kprobe_events", kp->tracefs);
 	snprintf(def, sizeof(def), "-:omx/%s", kp->event);
 	write_file(path, def, O_APPEND);
-	snprintf(def, sizeof(def), "p:omx/%s %s", kp->event, func);
+	snprintf(def, sizeof(def), "p:omx/%s %s %s", kp->event, func, args);
 	ret = write_file(path, def, O_APPEND);
 	if (ret) {
 		OMX_LOG("kprobe on %s: %s", func, strerror(-ret));
@@ -671,6 +677,36 @@ long omx_kprobe_hits(const struct omx_kprobe *kp)
 	}
 	fclose(f);
 	return ret;
+}
+
+int omx_kprobe_values(const struct omx_kprobe *kp, const char *arg,
+		      pid_t pid, unsigned long *values, int max)
+{
+	char path[PATH_MAX + 32], event[80], key[80], task[32], line[1024];
+	const char *at;
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/trace", kp->tracefs);
+	snprintf(event, sizeof(event), " %s: ", kp->event);
+	snprintf(key, sizeof(key), " %s=", arg);
+	snprintf(task, sizeof(task), "-%d ", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return neg_errno();
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || !strstr(line, event) ||
+		    !strstr(line, task))
+			continue;
+		at = strstr(line, key);
+		if (!at)
+			continue;
+		if (n < max)
+			values[n] = strtoul(at + strlen(key), NULL, 0);
+		n++;
+	}
+	fclose(f);
+	return n;
 }
 
 int omx_kprobe_remove(struct omx_kprobe *kp)

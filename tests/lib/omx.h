@@ -193,6 +193,19 @@ struct omx_kprobe {
 };
 /* -ENOENT/-EOPNOTSUPP when tracefs or kprobe events are not available. */
 int omx_kprobe_add(struct omx_kprobe *kp, const char *func);
+/*
+ * The same, each hit recording @args (kprobe_events' fetch arguments,
+ * "mask=$arg2:x32") in the trace buffer, which omx_kprobe_values() reads.
+ */
+int omx_kprobe_add_args(struct omx_kprobe *kp, const char *func,
+			const char *args);
+/*
+ * The values of fetch argument @arg in this event's hits by process @pid
+ * in the trace buffer, oldest first, up to @max of them: how many hits
+ * there were, or -errno.
+ */
+int omx_kprobe_values(const struct omx_kprobe *kp, const char *arg,
+		      pid_t pid, unsigned long *values, int max);
 /* Hits so far, or -errno. */
 long omx_kprobe_hits(const struct omx_kprobe *kp);
 int omx_kprobe_remove(struct omx_kprobe *kp);

@@ -41,6 +41,15 @@ omayexec_compat_sys_arg(const struct pt_regs *regs, unsigned int n)
 }
 
 /*
+ * Whether @nr, the current syscall's number (syscall_get_nr()), is
+ * openat2(2)'s: 437 for 64-bit and 32-bit (arm32) callers alike.
+ */
+static inline bool omayexec_nr_is_openat2(int nr)
+{
+	return nr == __NR_openat2;
+}
+
+/*
  * The numbers of init_module(2) and finit_module(2) for the current
  * syscall: an arm32 loader has arm32's (arch/arm/tools/syscall.tbl),
  * which arm64's headers do not name.

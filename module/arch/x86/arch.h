@@ -60,6 +60,16 @@ omayexec_compat_sys_arg(const struct pt_regs *regs, unsigned int n)
 }
 
 /*
+ * Whether @nr, the current syscall's number (syscall_get_nr()), is
+ * openat2(2)'s: 437 for 64-bit and 32-bit callers alike, with
+ * __X32_SYSCALL_BIT for an x32 one.
+ */
+static inline bool omayexec_nr_is_openat2(int nr)
+{
+	return (nr & ~__X32_SYSCALL_BIT) == __NR_openat2;
+}
+
+/*
  * The numbers of init_module(2) and finit_module(2) for the current
  * syscall: a 32-bit loader has the i386 ones.
  */

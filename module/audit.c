@@ -18,13 +18,16 @@
  * a loop of opens cannot flood the log and allowed opens cannot crowd out
  * refusals.
  *
- * A record never sleeps (GFP_ATOMIC, as SELinux's AVC records): a refusal
- * is recorded inside may_open(), where an O_TRUNC open holds the
+ * A refusal's record never sleeps (GFP_ATOMIC, as SELinux's AVC records):
+ * it is made inside may_open(), where an O_TRUNC open holds the
  * superblock's freeze protection, and audit_log_start() with GFP_KERNEL
  * waits up to audit_backlog_wait_time (60 s) for a full backlog to drain,
  * which any user could make stall a freeze or a remount.  When the backlog
- * is full or memory is short, the record is lost and audit counts it
+ * is full or memory is short, that record is lost and audit counts it
  * ("lost" in auditctl -s), as for every other record that cannot wait.
+ * An allowed open is recorded once it has succeeded (openat2.c), where
+ * nothing is held: its record waits for room as audit's records do, so
+ * that learning what the interpreters run loses nothing to a burst.
  */
 
 #include <linux/audit.h>
@@ -37,7 +40,7 @@
 
 #include "common.h"
 
-#define RECORD_GFP	(GFP_ATOMIC | __GFP_NOWARN)
+#define REFUSAL_GFP	(GFP_ATOMIC | __GFP_NOWARN)
 
 bool omayexec_audit_allowed;
 module_param_named(audit_allowed, omayexec_audit_allowed, bool, 0644);
@@ -81,9 +84,10 @@ static void log_untrusted(struct audit_buffer *ab, const char *key,
 		audit_log_format(ab, "%02X", *c);
 }
 
-static void log_path(struct audit_buffer *ab, const struct path *path)
+static void log_path(struct audit_buffer *ab, const struct path *path,
+		     gfp_t gfp)
 {
-	char *buf = kmalloc(PATH_MAX, RECORD_GFP);
+	char *buf = kmalloc(PATH_MAX, gfp);
 	char *name = buf ? d_path(path, buf, PATH_MAX) : ERR_PTR(-ENOMEM);
 
 	if (IS_ERR(name))
@@ -99,21 +103,20 @@ void omayexec_audit_record(enum omayexec_verdict verdict,
 			   enum omayexec_interface interface, int policy)
 {
 	struct inode *inode = d_backing_inode(path->dentry);
-	struct ratelimit_state *ratelimit;
+	bool allowed = verdict == OMAYEXEC_ALLOWED;
+	gfp_t gfp = allowed ? GFP_KERNEL : REFUSAL_GFP;
 	struct audit_buffer *ab;
 
-	ratelimit = verdict == OMAYEXEC_ALLOWED ? &allowed_ratelimit :
-						   &refused_ratelimit;
-	if (!__ratelimit(ratelimit))
+	if (!__ratelimit(allowed ? &allowed_ratelimit : &refused_ratelimit))
 		return;
 
-	ab = audit_log_start(audit_context(), RECORD_GFP, AUDIT_KERNEL_OTHER);
+	ab = audit_log_start(audit_context(), gfp, AUDIT_KERNEL_OTHER);
 	if (!ab)
 		return;
 	audit_log_format(ab, "op=open_mayexec res=%d reason=%s policy=%d interface=%s",
-			 verdict == OMAYEXEC_ALLOWED, reasons[verdict], policy,
+			 allowed, reasons[verdict], policy,
 			 interfaces[interface]);
-	log_path(ab, path);
+	log_path(ab, path, gfp);
 	log_untrusted(ab, "dev", inode->i_sb->s_id);
 	audit_log_format(ab, " ino=%lu", inode->i_ino);
 	audit_log_task_info(ab);

@@ -62,8 +62,8 @@
 #   make check    build for every kernel, boot each in the test VM, run
 #                 every test, and the system-check suites: what runs where
 #                 is tests/suites', boots side by side (tests/run-check);
-#                 root [check]; about 30 minutes with its cache filled
-#                 (/var/cache/omayexec, about 4 GB), an hour or more the
+#                 root [check]; about 40 minutes with its cache filled
+#                 (/var/cache/omayexec, about 4 GB), about an hour the
 #                 first time (docs/testing.md)
 #   make check-debug
 #                 the module's suites on Debian 12's and 13's generic

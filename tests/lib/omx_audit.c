@@ -76,26 +76,33 @@ void omx_audit_close(struct omx_audit *audit)
 	audit->fd = -1;
 }
 
-static int send_user_message(int fd, unsigned int seq, const char *text)
+/* One netlink message of @type to the audit subsystem on @fd: 0 or -errno. */
+static int audit_send(int fd, int type, int flags, unsigned int seq,
+		      const void *data, size_t len)
 {
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	struct {
 		struct nlmsghdr nlh;
-		char text[256];
+		char data[256];
 	} req = {};
-	size_t len = strlen(text) + 1;	/* the kernel wants the NUL */
 
-	if (len > sizeof(req.text))
+	if (len > sizeof(req.data))
 		return -EINVAL;
-	memcpy(req.text, text, len);
+	memcpy(req.data, data, len);
 	req.nlh.nlmsg_len = NLMSG_LENGTH(len);
-	req.nlh.nlmsg_type = AUDIT_USER_AVC;
-	req.nlh.nlmsg_flags = NLM_F_REQUEST;
+	req.nlh.nlmsg_type = type;
+	req.nlh.nlmsg_flags = NLM_F_REQUEST | flags;
 	req.nlh.nlmsg_seq = seq;
 	if (sendto(fd, &req, req.nlh.nlmsg_len, 0, (struct sockaddr *)&kernel,
 		   sizeof(kernel)) < 0)
 		return neg_errno();
 	return 0;
+}
+
+static int send_user_message(int fd, unsigned int seq, const char *text)
+{
+	/* The kernel wants the NUL. */
+	return audit_send(fd, AUDIT_USER_AVC, 0, seq, text, strlen(text) + 1);
 }
 
 int omx_audit_user_message(int fd, const char *text)
@@ -360,33 +367,20 @@ static int audit_request(int fd, int type, const void *data, size_t len,
 {
 	static char buf[8192] __attribute__((aligned(8)));
 	static unsigned int seq;
-	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	struct {
-		struct nlmsghdr nlh;
-		char data[256];
-	} req = {};
-	int own = -1, ret = -ETIMEDOUT;
+	int own = -1, ret;
 	bool replied = !reply, acked = false;
 	struct pollfd pfd;
 
-	if (len > sizeof(req.data))
-		return -EINVAL;
 	if (fd < 0) {
 		fd = own = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
 				  NETLINK_AUDIT);
 		if (fd < 0)
 			return neg_errno();
 	}
-	memcpy(req.data, data, len);
-	req.nlh.nlmsg_len = NLMSG_LENGTH(len);
-	req.nlh.nlmsg_type = type;
-	req.nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	req.nlh.nlmsg_seq = ++seq;
-	if (sendto(fd, &req, req.nlh.nlmsg_len, 0, (struct sockaddr *)&kernel,
-		   sizeof(kernel)) < 0) {
-		ret = neg_errno();
+	ret = audit_send(fd, type, NLM_F_ACK, ++seq, data, len);
+	if (ret)
 		goto out;
-	}
+	ret = -ETIMEDOUT;
 	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
 	/*
 	 * The kernel sends a reply from a thread of its own (audit_send_reply()):
@@ -402,7 +396,7 @@ static int audit_request(int fd, int type, const void *data, size_t len,
 		}
 		for (nlh = (void *)buf; NLMSG_OK(nlh, n);
 		     nlh = NLMSG_NEXT(nlh, n)) {
-			if (nlh->nlmsg_seq != req.nlh.nlmsg_seq)
+			if (nlh->nlmsg_seq != seq)
 				continue;
 			if (nlh->nlmsg_type == type && reply) {
 				memcpy(reply, NLMSG_DATA(nlh), reply_len);

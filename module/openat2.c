@@ -130,7 +130,10 @@ static __always_inline long open_marked(int dfd,
 			put_unused_fd(fd);
 			fd = PTR_ERR(file);
 		} else {
-			/* Allowed by every check: the outcome (may_open.c). */
+			/*
+			 * Allowed by every check: the outcome (may_open.c),
+			 * with the policy in force now.
+			 */
 			omayexec_record(OMAYEXEC_ALLOWED, &file->f_path,
 					interface, omayexec_policy_of(interface));
 			omayexec_notify_open(file);

@@ -14,6 +14,19 @@
  *   mode=direct    an ftrace direct call to a trampoline that only returns:
  *                  what a BPF trampoline or another direct-call user does
  *
+ * It also stands in for kernels that are built otherwise than Debian's,
+ * which omayexec must refuse (lifecycle_kernel_test):
+ *   mode=hide      kallsyms_lookup_name(NAME) answers 0, as on a kernel
+ *                  whose kallsyms lacks NAME (a data symbol without
+ *                  CONFIG_KALLSYMS_ALL)
+ *   mode=elsewhere kallsyms_lookup_name(NAME) answers the address of a
+ *                  function of this module that nothing calls: NAME out of
+ *                  line, but not on the path that used to call it (as if
+ *                  its caller had been given an inlined copy)
+ *   mode=kill      ftrace_kill(), what an ftrace bug calls: every later
+ *                  unregistration fails (-ENODEV) and every call site stays
+ *                  as it is, until reboot
+ *
  * In 6.1 and 6.12 (kernel/trace/ftrace.c) only one IPMODIFY ops may own a
  * function, and a direct call on a function that an IPMODIFY ops owns (or
  * the other way round) is refused with -EBUSY unless the direct ops
@@ -26,7 +39,10 @@
 
 #include <linux/ftrace.h>
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
+#include <linux/ptrace.h>
+#include <linux/static_call.h>
 #include <linux/string.h>
 
 /* omayexec's own kernel differences (module/compat.h), copied beside us. */
@@ -38,7 +54,7 @@ MODULE_PARM_DESC(func, "kernel function to take (default may_open)");
 
 static char *mode = "ipmodify";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "ipmodify (like a livepatch) or direct (a direct call)");
+MODULE_PARM_DESC(mode, "ipmodify (like a livepatch), direct (a direct call), hide, elsewhere or kill");
 
 /*
  * The direct-call trampoline.  On x86 ftrace makes the function's fentry
@@ -77,14 +93,113 @@ static void notrace omx_hog_nop(unsigned long ip, unsigned long parent_ip,
 static struct ftrace_ops omx_hog_ops;
 static bool direct;
 
+/* ---- hide, elsewhere: what kallsyms_lookup_name() answers for func ---- */
+
+/* Traceable, out of line, called by nobody: mode=elsewhere's answer. */
+static noinline void omx_hog_elsewhere(void)
+{
+	barrier();
+}
+
+static unsigned long lookup_answer;	/* for func: 0 or omx_hog_elsewhere */
+
+static int lookup_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	const char *name = (const char *)regs_get_kernel_argument(regs, 0);
+
+	*(bool *)ri->data = name && !strcmp(name, func);
+	return 0;
+}
+
+static int lookup_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (*(bool *)ri->data)
+		regs_set_return_value(regs, lookup_answer);
+	return 0;
+}
+
+static struct kretprobe lookup_probe = {
+	.kp.symbol_name = "kallsyms_lookup_name",
+	.entry_handler = lookup_entry,
+	.handler = lookup_return,
+	.data_size = sizeof(bool),
+	.maxactive = 8,
+};
+
+static int lookup_start(bool hide)
+{
+	int err;
+
+	lookup_answer = hide ? 0 : (unsigned long)omx_hog_elsewhere;
+	err = register_kretprobe(&lookup_probe);
+	if (err)
+		pr_err("cannot probe kallsyms_lookup_name: %d\n", err);
+	else
+		pr_info("kallsyms_lookup_name(\"%s\") answers %s\n", func,
+			hide ? "0" : "omx_hog_elsewhere");
+	return err;
+}
+
+/* ---- kill: ftrace_kill() --------------------------------------------- */
+
+typedef unsigned long lookup_t(const char *name);
+DEFINE_STATIC_CALL_NULL(omx_hog_lookup, lookup_t);
+typedef void ftrace_kill_t(void);
+DEFINE_STATIC_CALL_NULL(omx_hog_ftrace_kill, ftrace_kill_t);
+
+static int kill_ftrace(void)
+{
+	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
+	unsigned long kill;
+	int err;
+
+	/*
+	 * Neither is exported: kallsyms_lookup_name() found as omayexec finds
+	 * it, and both called as omayexec calls what it finds, directly
+	 * (module/symbols.c: no ENDBR there).  A function, not the flag it
+	 * sets: 6.1 arm64 has no data symbols in kallsyms.
+	 */
+	err = register_kprobe(&kp);
+	if (err) {
+		pr_err("cannot find kallsyms_lookup_name: %d\n", err);
+		return err;
+	}
+	static_call_update(omx_hog_lookup, (lookup_t *)kp.addr);
+	unregister_kprobe(&kp);
+	kill = static_call(omx_hog_lookup)("ftrace_kill");
+	if (!kill) {
+		pr_err("ftrace_kill not found\n");
+		return -ENOENT;
+	}
+	static_call_update(omx_hog_ftrace_kill, (ftrace_kill_t *)kill);
+	static_call(omx_hog_ftrace_kill)();
+	pr_info("ftrace killed, as after an ftrace bug\n");
+	return 0;
+}
+
+static enum { TAKE, LOOKUP, KILLED } what = TAKE;
+
 static int __init omx_hog_init(void)
 {
 	int err;
 
+	if (!strcmp(mode, "hide") || !strcmp(mode, "elsewhere")) {
+		err = lookup_start(!strcmp(mode, "hide"));
+		if (!err)
+			what = LOOKUP;
+		return err;
+	}
+	if (!strcmp(mode, "kill")) {
+		err = kill_ftrace();
+		if (!err)
+			what = KILLED;
+		return err;
+	}
 	if (!strcmp(mode, "direct")) {
 		direct = true;
 	} else if (strcmp(mode, "ipmodify")) {
-		pr_err("mode must be ipmodify or direct, not '%s'\n", mode);
+		pr_err("mode must be ipmodify, direct, hide, elsewhere or kill, not '%s'\n",
+		       mode);
 		return -EINVAL;
 	}
 
@@ -129,6 +244,13 @@ static void __exit omx_hog_exit(void)
 {
 	int err;
 
+	if (what == LOOKUP) {
+		unregister_kretprobe(&lookup_probe);
+		pr_info("kallsyms_lookup_name answers as ever\n");
+		return;
+	}
+	if (what == KILLED)
+		return;		/* ftrace stays off: nothing to release */
 	if (direct)
 		err = omayexec_unregister_direct(&omx_hog_ops,
 						 (unsigned long)omx_hog_tramp);

@@ -123,16 +123,29 @@ int omayexec_landlock_cred_offset = -1;
  * the credentials' Landlock blob, which only an active Landlock has.
  * Active and without the hook, the module would let sandboxed interpreters
  * run what their sandbox forbids: the load fails.
+ *
+ * Whether it is active is landlock_initialized, a data symbol.  A kernel
+ * whose kallsyms lists functions alone (no CONFIG_KALLSYMS_ALL) hides it
+ * while its Landlock may well be active: with Landlock built in (its hook
+ * is there) and the flag unknown, the load fails too, rather than take
+ * every sandbox for absent.
  */
 static int resolve_landlock(void)
 {
 	unsigned long initialized, hook, sizes;
 
 	initialized = static_call(stock_kallsyms_lookup_name)("landlock_initialized");
+	hook = static_call(stock_kallsyms_lookup_name)("hook_file_open");
+	if (!initialized && hook) {
+		pr_err("kernel symbol landlock_initialized not found: whether Landlock is active is unknown (a kallsyms without data symbols?)\n");
+		return -ENOENT;
+	}
 	if (!initialized || !*(bool *)initialized)
 		return 0;
-	if (resolve("hook_file_open", &hook))
+	if (!hook) {
+		pr_err("kernel symbol hook_file_open not found\n");
 		return -ENOENT;
+	}
 	static_call_update(stock_landlock_file_open,
 			   (stock_landlock_file_open_t *)hook);
 	omayexec_landlock_asked = true;

@@ -154,8 +154,10 @@ static inline void omayexec_put(bool got)
  */
 int omayexec_guard_install(void);
 void omayexec_guard_remove(void);
+void omayexec_guard_hit(void);
 int omayexec_hooks_install(void);
-void omayexec_hooks_remove(void);
+bool omayexec_hooks_remove(void);
+void __noreturn omayexec_hooks_stranded(void);
 
 /*
  * The two interfaces: openat2(2) with the v5 semantics, and, when the

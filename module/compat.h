@@ -107,6 +107,7 @@ int omayexec_redirect_start(unsigned long guard);
 int omayexec_redirect_stop(void);
 int omayexec_redirect_add(unsigned long func, unsigned long trampoline);
 int omayexec_redirect_remove(unsigned long func);
+int omayexec_redirect_watch(unsigned long func, bool watch);
 
 /* No direct call to make (tests/kmod/omx_hog.c's direct mode). */
 static inline int omayexec_register_direct(struct ftrace_ops *ops,
@@ -153,6 +154,21 @@ static inline int omayexec_guard_unregister(struct ftrace_ops *guard)
 	return err;
 #else
 	return omayexec_redirect_stop();
+#endif
+}
+
+/*
+ * Have the guard's callback (omayexec_guard_hit()) watch @func too, or no
+ * longer (@watch false): hooks.c's self-test.  The guard's filter grows
+ * and shrinks; the guard stays registered.
+ */
+static inline int omayexec_guard_watch(struct ftrace_ops *guard,
+				       unsigned long func, bool watch)
+{
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+	return ftrace_set_filter_ip(guard, func, !watch, 0);
+#else
+	return omayexec_redirect_watch(func, watch);
 #endif
 }
 

@@ -29,9 +29,13 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/err.h>
+#include <linux/fcntl.h>
+#include <linux/fs.h>
 #include <linux/ftrace.h>
 #include <linux/kernel.h>
 #include <linux/printk.h>
+#include <linux/sched.h>
 
 #include "common.h"
 
@@ -96,9 +100,25 @@ static noinline void __used guard_target(void)
 	barrier();
 }
 
+/* The task whose open the self-test watches for, while it runs. */
+static struct task_struct *probe_task;
+static bool probe_reached;
+
+/*
+ * The guard's callback, for the functions the self-test adds to its filter
+ * (guard_target itself never runs); redirect.c's, for the functions that
+ * are not its hooks.
+ */
+void notrace omayexec_guard_hit(void)
+{
+	if (READ_ONCE(probe_task) == current)
+		WRITE_ONCE(probe_reached, true);
+}
+
 static void guard_func(unsigned long ip, unsigned long parent_ip,
 		       struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
+	omayexec_guard_hit();
 }
 
 static struct ftrace_ops guard_ops = {
@@ -136,8 +156,15 @@ static int hook_install(struct hook *hook)
 	return err;
 }
 
-void omayexec_hooks_remove(void)
+/*
+ * Removes every hook it can; false if one stays, its function still
+ * calling into the module (ftrace refused: -ENODEV once an ftrace bug has
+ * disabled it).  The caller must then never free the module's text:
+ * omayexec_hooks_stranded().
+ */
+bool omayexec_hooks_remove(void)
 {
+	bool all = true;
 	int i, err;
 
 	for (i = ARRAY_SIZE(hooks) - 1; i >= 0; i--) {
@@ -145,10 +172,76 @@ void omayexec_hooks_remove(void)
 			continue;
 		err = omayexec_hook_remove(&hooks[i].ops, *hooks[i].target,
 					   (unsigned long)hooks[i].trampoline);
-		if (WARN(err, "cannot unhook %s: %d\n", hooks[i].name, err))
+		if (err) {
+			pr_crit("cannot unhook %s: error %d\n", hooks[i].name,
+				err);
+			all = false;
 			continue;
+		}
 		hooks[i].installed = false;
 	}
+	return all;
+}
+
+/*
+ * A hook ftrace would not remove still calls the module's trampoline on
+ * every call of its function, and a module's exit (or failed init) cannot
+ * refuse to have its memory freed once it returns.  So it never returns:
+ * the task that unloads (or loads) the module waits here for good, in
+ * TASK_IDLE (not a hung task, no load), and the module's memory stays.
+ * Meanwhile the trampolines send calls on as if the module were going
+ * away (omayexec_get() fails for a module that is not live): plain opens
+ * and execs as stock, the module's interfaces refused as the stock kernel
+ * refuses them.  Only a reboot ends it, which the message says.
+ */
+void __noreturn omayexec_hooks_stranded(void)
+{
+	pr_crit("hooks left in place: the module cannot be freed; %s waits for good, reboot to end it\n",
+		current->comm);
+	for (;;) {
+		set_current_state(TASK_IDLE);
+		schedule();
+	}
+}
+
+/*
+ * The policy is only as good as the may_open() it hooks being the one the
+ * open path calls.  A kernel built so that do_open() has its own inlined
+ * copy, with an out-of-line may_open() kept for another caller, would let
+ * the module load, say "policy 3" and judge nothing.  So before the hooks
+ * go in, the guard watches may_open() while this task opens "/" through
+ * the stock open path: the open must come through it, whatever its
+ * result (an LSM may refuse it, in may_open() itself).  Watching costs
+ * no RCU-tasks grace period: the guard stays registered, and only its
+ * filter grows and shrinks.
+ */
+static int hooks_selftest(void)
+{
+	unsigned long func = omayexec_sym.may_open;
+	struct file *file;
+	int err;
+
+	err = omayexec_guard_watch(&guard_ops, func, true);
+	if (err) {
+		pr_err("cannot hook may_open: error %d: %s\n", err, reason(err));
+		return err;
+	}
+	WRITE_ONCE(probe_reached, false);
+	WRITE_ONCE(probe_task, current);
+	file = filp_open("/", O_RDONLY | O_DIRECTORY, 0);
+	WRITE_ONCE(probe_task, NULL);
+	if (!IS_ERR(file))
+		filp_close(file, NULL);
+	err = omayexec_guard_watch(&guard_ops, func, false);
+	if (WARN_ON(err))
+		return err;
+
+	if (!READ_ONCE(probe_reached)) {
+		pr_err("may_open at %pS is not on the open path (an open of / did not call it): nothing would be checked\n",
+		       (void *)func);
+		return -ENOEXEC;
+	}
+	return 0;
 }
 
 int omayexec_hooks_install(void)
@@ -156,12 +249,17 @@ int omayexec_hooks_install(void)
 	size_t i;
 	int err;
 
+	err = hooks_selftest();
+	if (err)
+		return err;
+
 	for (i = 0; i < ARRAY_SIZE(hooks); i++) {
 		if (hooks[i].wanted && !*hooks[i].wanted)
 			continue;
 		err = hook_install(&hooks[i]);
 		if (err) {
-			omayexec_hooks_remove();
+			if (!omayexec_hooks_remove())
+				omayexec_hooks_stranded();
 			return err;
 		}
 		hooks[i].installed = true;

@@ -104,7 +104,8 @@ static int __init omayexec_init(void)
 out_stats:
 	omayexec_stats_unregister();
 out_hooks:
-	omayexec_hooks_remove();
+	if (!omayexec_hooks_remove())
+		omayexec_hooks_stranded();
 out_securebits:
 	/*
 	 * The hooks are gone, but a task may still be on a trampoline's few
@@ -121,7 +122,8 @@ out_pin:
 
 static void __exit omayexec_exit(void)
 {
-	omayexec_hooks_remove();
+	if (!omayexec_hooks_remove())
+		omayexec_hooks_stranded();
 	/*
 	 * No task can enter the module through the hooks any more.  A task
 	 * may still be on the few instructions that run without a reference

@@ -63,6 +63,8 @@ static void notrace redirect_func(unsigned long ip, unsigned long parent_ip,
 			return;
 		}
 	}
+	/* The guard's own function, or one its self-test watches. */
+	omayexec_guard_hit();
 }
 
 static struct ftrace_ops redirect_ops = {
@@ -110,15 +112,29 @@ int omayexec_redirect_add(unsigned long func, unsigned long trampoline)
 	return 0;
 }
 
-/* Removes @func, the last function added (hooks.c removes in reverse). */
+/*
+ * Removes @func from the filter.  hooks.c removes in reverse order, so its
+ * slot is the last one, freed for the next hook; but once a removal has
+ * failed (ftrace refused: the module then stays for good, hooks.c) the
+ * ones before it are still removed, each where it is.
+ */
 int omayexec_redirect_remove(unsigned long func)
 {
+	unsigned int i;
 	int err;
 
-	if (WARN_ON(!nr_redirects || redirects[nr_redirects - 1].func != func))
+	for (i = 0; i < nr_redirects && redirects[i].func != func; i++)
+		;
+	if (WARN_ON(i == nr_redirects))
 		return -EINVAL;
 	err = ftrace_set_filter_ip(&redirect_ops, func, 1, 0);
-	if (!err)
+	if (!err && i == nr_redirects - 1)
 		nr_redirects--;
 	return err;
+}
+
+/* hooks.c's self-test: @func in the filter, without a redirect. */
+int omayexec_redirect_watch(unsigned long func, bool watch)
+{
+	return ftrace_set_filter_ip(&redirect_ops, func, !watch, 0);
 }

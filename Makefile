@@ -69,8 +69,11 @@
 #                 the module's suites on Debian 12's and 13's generic
 #                 kernels rebuilt with KASAN, lockdep and the other bug
 #                 finders (scripts/debug-kernels: 20 to 40 minutes a kernel
-#                 the first time, cached); a report on the console fails it
-#                 [check]
+#                 the first time, cached); a report on the console fails it;
+#                 the fuzzers' short runs among them [check]
+#   make fuzz     the fuzzers alone on those kernels, DURATION seconds
+#                 (default 300) each variant: interface_fuzz_test's six,
+#                 trinity's two; SEED=N reruns a sequence [check]
 #   make soak     build, boot the test VM, run the soak for 10 minutes
 #                 (SOAK_SECONDS=N, SOAK_SEED=N to change or repeat a run)
 #                 [check]
@@ -126,10 +129,10 @@ sets.memcheck := userspace memcheck
 sets.sign := module
 sets.deb := deb $(if $(DEB_CHROOTS),chroots)
 sets.repo := $(sets.deb) repo
-$(foreach g,tests check check-debug system-check soak demo bench deps,$(eval sets.$(g) := check))
+$(foreach g,tests check check-debug fuzz system-check soak demo bench deps,$(eval sets.$(g) := check))
 DEPS_SETS := $(sort $(foreach g,$(or $(MAKECMDGOALS),all),$(sets.$(g))))
 
-.PHONY: all deps module userspace tests check check-debug system-check soak demo bench install uninstall memcheck deb repo sign clean help
+.PHONY: all deps module userspace tests check check-debug fuzz system-check soak demo bench install uninstall memcheck deb repo sign clean help
 
 all: module userspace
 
@@ -159,11 +162,20 @@ check: tests
 # those of the main, stress and ima boots, without the interpreters' and
 # mainline's (userspace_*, upstream_*: they test userspace, and cost most
 # of the time).
-DEBUG_SUITES ?= $(shell awk '$$1 == "suite" && $$3 ~ /(^|,)(main|stress|ima)(,|$$)/ && \
+DEBUG_SUITES ?= $(shell awk '$$1 == "suite" && $$3 ~ /(^|,)(main|stress|ima|fuzz)(,|$$)/ && \
 	$$2 !~ /^(userspace|upstream)_/ { print $$2 }' tests/suites)
 
 check-debug: tests
 	MAKEFLAGS= MFLAGS= RUN_CHECK_DEBUG=1 RUN_CHECK_SUITES="$(DEBUG_SUITES)" tests/run-check
+
+# The fuzzers alone on the debug kernels, DURATION seconds each variant
+# (interface_fuzz_test's six in the main boot, trinity_fuzz_test's two in
+# the fuzz boot, side by side), SEED to rerun a sequence.
+DURATION ?= 300
+fuzz: tests
+	MAKEFLAGS= MFLAGS= RUN_CHECK_DEBUG=1 OMX_FUZZ_SECONDS="$(DURATION)" \
+		$(if $(SEED),OMX_FUZZ_SEED="$(SEED)") \
+		RUN_CHECK_SUITES="interface_fuzz_test trinity_fuzz_test" tests/run-check
 
 # The packages of both releases (scripts/make-deb), then run-check's two
 # system suites alone, side by side.

@@ -11,7 +11,7 @@
  * setns (the exec securebits across user namespaces), memfd_create and
  * close; its victim files are of every type (regular files with and
  * without x bits on an exec and a noexec tmpfs, a directory, a FIFO, a
- * socket, symlinks), beside its own descriptors of most kinds (pipes,
+ * socket, a device, symlinks, one into /proc), beside its own descriptors of most kinds (pipes,
  * memfds, eventfds, epoll, timerfds, /proc and /sys files...).  Meanwhile, as root:
  *
  *  - policy_changes: the policy changes every few milliseconds (0 to 3);
@@ -41,6 +41,7 @@
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -114,6 +115,9 @@ FIXTURE_SETUP(trinity)
 	ASSERT_EQ(0, symlink("x", omx_ws_path(&self->ws, "exec/l_x")));
 	ASSERT_EQ(0, symlink("../noexec/x", omx_ws_path(&self->ws, "exec/l_noexec")));
 	ASSERT_EQ(0, symlink("/dev/null", omx_ws_path(&self->ws, "exec/l_null")));
+	ASSERT_EQ(0, symlink("/proc/self/status", omx_ws_path(&self->ws, "exec/l_proc")));
+	ASSERT_EQ(0, mknod(omx_ws_path(&self->ws, "exec/zero"), S_IFCHR | 0666,
+			   makedev(1, 5)));
 	/* trinity's own files (its testfile descriptors) go to its cwd. */
 	ASSERT_EQ(0, mkdir(omx_ws_path(&self->ws, "exec/run"), 0777));
 	ASSERT_EQ(0, chmod(omx_ws_path(&self->ws, "exec/run"), 0777));

@@ -72,7 +72,7 @@
 #                 the first time, cached); a report on the console fails it;
 #                 the fuzzers' short runs among them [check]
 #   make fuzz     the fuzzers alone on those kernels, DURATION seconds
-#                 (default 300) each variant: interface_fuzz_test's six,
+#                 (default 300) each variant: interface_fuzz_test's nine,
 #                 trinity's two; SEED=N reruns a sequence [check]
 #   make soak     build, boot the test VM, run the soak for 10 minutes
 #                 (SOAK_SECONDS=N, SOAK_SEED=N to change or repeat a run)
@@ -169,7 +169,7 @@ check-debug: tests
 	MAKEFLAGS= MFLAGS= RUN_CHECK_DEBUG=1 RUN_CHECK_SUITES="$(DEBUG_SUITES)" tests/run-check
 
 # The fuzzers alone on the debug kernels, DURATION seconds each variant
-# (interface_fuzz_test's six in the main boot, trinity_fuzz_test's two in
+# (interface_fuzz_test's nine in the main boot, trinity_fuzz_test's two in
 # the fuzz boot, side by side), SEED to rerun a sequence.
 DURATION ?= 300
 fuzz: tests

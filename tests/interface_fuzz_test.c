@@ -36,13 +36,19 @@
  * exact flag on a regular file answers 0 exactly when the caller may
  * execute it, else EACCES.
  *
+ * With the module reloaded with rfc_v1=1 (the rfc_v1_* variants), half the
+ * rounds are open(2) or openat(2) calls instead, judged the same way by the
+ * 2018 RFC's rules (kernel.yama.open_mayexec_enforce): directories are
+ * checked too (the DAC check, so root may search any), FIFOs, devices and
+ * sockets are not, and unknown flags are dropped, not refused.
+ *
  * Variants: each policy as root, and the file policies as a user without
- * capabilities.  The policy stays fixed during a variant, so every
+ * capabilities; the RFC's with policies 1 and 3, and 3 as a user.  The policy stays fixed during a variant, so every
  * disagreement is a bug, not a race (soak_test changes policies under
  * load; trinity_fuzz_test hammers everything).  OMX_FUZZ_SECONDS (default
  * 3) sets each variant's time, OMX_FUZZ_SEED reruns one (the test prints
  * its seed, and each disagreement its round).  The module is loaded with
- * its defaults and left as the variant found it.
+ * its defaults, and left so (an rfc_v1 variant loads it again).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -67,6 +73,7 @@
 
 #include "omx.h"
 #include "omx_rand.h"
+#include "module.h"
 #include "kselftest_harness.h"
 
 #define KEPT	8	/* disagreements described in full */
@@ -99,6 +106,7 @@ FIXTURE(fuzz) {
 FIXTURE_VARIANT(fuzz) {
 	int policy;
 	bool user;
+	bool rfc_v1;	/* the module reloaded with rfc_v1=1, the RFC's opens too */
 };
 
 FIXTURE_VARIANT_ADD(fuzz, policy_0) { .policy = 0 };
@@ -107,6 +115,11 @@ FIXTURE_VARIANT_ADD(fuzz, policy_2) { .policy = 2 };
 FIXTURE_VARIANT_ADD(fuzz, policy_3) { .policy = 3 };
 FIXTURE_VARIANT_ADD(fuzz, policy_2_user) { .policy = 2, .user = true };
 FIXTURE_VARIANT_ADD(fuzz, policy_3_user) { .policy = 3, .user = true };
+FIXTURE_VARIANT_ADD(fuzz, rfc_v1_policy_1) { .policy = 1, .rfc_v1 = true };
+FIXTURE_VARIANT_ADD(fuzz, rfc_v1_policy_3) { .policy = 3, .rfc_v1 = true };
+FIXTURE_VARIANT_ADD(fuzz, rfc_v1_policy_3_user) {
+	.policy = 3, .user = true, .rfc_v1 = true,
+};
 
 static void add_path(FIXTURE_DATA(fuzz) *self, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -211,6 +224,12 @@ FIXTURE_SETUP(fuzz)
 	ASSERT_LE(0, self->dirs[3]);
 	ASSERT_LE(0, self->dirs[4]);
 
+	if (variant->rfc_v1) {
+		ASSERT_EQ(0, mod_unload_retry(MOD_OMAYEXEC, 10000));
+		ASSERT_EQ(0, mod_load(mod_omayexec_path(), "rfc_v1=1"));
+		ASSERT_EQ(0, lc_write_file(OMX_RFC_V1_SYSCTL,
+					   variant->policy == 1 ? "1" : "3"));
+	}
 	ASSERT_EQ(0, omx_policy_set(variant->policy));
 	ASSERT_EQ(0, chdir(omx_ws_path(&self->ws, "exec")));
 }
@@ -228,6 +247,9 @@ FIXTURE_TEARDOWN(fuzz)
 		close(self->pipefd[0]);
 		close(self->pipefd[1]);
 	}
+	/* As the boot loaded it. */
+	if (variant->rfc_v1 && !mod_unload_retry(MOD_OMAYEXEC, 10000))
+		mod_load(mod_omayexec_path(), "");
 	if (chdir("/") == 0 && self->policy_before >= 0)
 		omx_policy_set(self->policy_before);
 	omx_ws_destroy(&self->ws);
@@ -236,7 +258,12 @@ FIXTURE_TEARDOWN(fuzz)
 
 /* ---- The call -------------------------------------------------------------- */
 
+/* openat2(2), v5 semantics; open(2) and openat(2), the RFC's (rfc_v1). */
+enum interface { OPENAT2, OPEN, OPENAT };
+static const char *const interface_names[] = { "openat2", "open", "openat" };
+
 struct call {
+	enum interface iface;
 	int dfd;
 	const char *path;
 	struct open_how how;
@@ -264,7 +291,7 @@ static uint64_t some_bits(uint64_t *rng, const uint64_t *bits, size_t n,
 	return v;
 }
 
-static void make_call(FIXTURE_DATA(fuzz) *self, struct call *c)
+static void make_call(FIXTURE_DATA(fuzz) *self, struct call *c, bool rfc_v1)
 {
 	static const uint64_t resolve_bits[] = {
 		RESOLVE_NO_XDEV, RESOLVE_NO_MAGICLINKS, RESOLVE_NO_SYMLINKS,
@@ -297,20 +324,45 @@ static void make_call(FIXTURE_DATA(fuzz) *self, struct call *c)
 	default:
 		c->size = sizeof(c->how);
 	}
+	/* Half the rounds through the RFC's calls, when the module has them. */
+	if (rfc_v1 && omx_rand_below(rng, 2)) {
+#ifdef SYS_open
+		c->iface = omx_rand_below(rng, 2) ? OPEN : OPENAT;
+#else
+		c->iface = OPENAT;	/* arm64 has no open(2) */
+#endif
+		c->size = sizeof(c->how);
+		c->tail = false;
+		c->how.resolve = 0;
+		if (c->iface == OPEN)
+			c->dfd = AT_FDCWD;
+	}
 }
 
-/* openat2(2) with @flags for the call's own; an fd or -errno. */
-static int do_openat2(const struct call *c, uint64_t flags)
+/* The call with @flags for its own; an fd or -errno. */
+static int do_call(const struct call *c, uint64_t flags)
 {
 	char buf[sizeof(struct open_how) + 64] = { 0 };
 	struct open_how *how = (struct open_how *)buf;
 	long fd;
 
-	*how = c->how;
-	how->flags = flags;
-	if (c->tail)
-		buf[c->size - 1] = 1;
-	fd = syscall(SYS_openat2, c->dfd, c->path, how, c->size);
+	switch (c->iface) {
+#ifdef SYS_open
+	case OPEN:
+		fd = syscall(SYS_open, c->path, (int)flags, (int)c->how.mode);
+		break;
+#endif
+	case OPENAT:
+		fd = syscall(SYS_openat, c->dfd, c->path, (int)flags,
+			     (int)c->how.mode);
+		break;
+	default:
+		*how = c->how;
+		how->flags = flags;
+		if (c->tail)
+			buf[c->size - 1] = 1;
+		fd = syscall(SYS_openat2, c->dfd, c->path, how, c->size);
+	}
 	return fd < 0 ? -errno : (int)fd;
 }
 
@@ -363,15 +415,27 @@ static bool on_noexec(int obj)
 	       fs.f_type == SYSFS_MAGIC;
 }
 
-/* Whether policy @policy lets the caller execute what @obj is. */
-static bool policy_allows(int obj, int policy)
+/*
+ * Whether policy @policy lets the caller execute what @obj is: v5's rules
+ * (openat2), or with @rfc_v1 the RFC's, which check directories too (the
+ * DAC check: root may search any) and let other types through.
+ */
+static bool policy_allows(int obj, int policy, bool rfc_v1)
 {
 	struct stat st;
 
 	if (!policy)
 		return true;
-	if (fstat(obj, &st) || !S_ISREG(st.st_mode))
+	if (fstat(obj, &st))
 		return false;
+	if (rfc_v1 && S_ISDIR(st.st_mode)) {
+		if ((policy & OMAYEXEC_ENFORCE_MOUNT) && on_noexec(obj))
+			return false;
+		return !(policy & OMAYEXEC_ENFORCE_FILE) || !geteuid() ||
+		       mode_lets_execute(&st);
+	}
+	if (!S_ISREG(st.st_mode))
+		return rfc_v1;
 	if ((policy & OMAYEXEC_ENFORCE_MOUNT) && on_noexec(obj))
 		return false;
 	if (policy & OMAYEXEC_ENFORCE_FILE)
@@ -391,8 +455,9 @@ static void describe(char *buf, size_t len, const struct call *c,
 		     const char *why, int flagged, int plain)
 {
 	snprintf(buf, len,
-		 "%s: openat2(dfd %d, \"%.60s\", flags %#llx, mode %#llo, resolve %#llx, size %zu%s): O_MAYEXEC %s, plain %s",
-		 why, c->dfd, c->path, (unsigned long long)c->how.flags,
+		 "%s: %s(dfd %d, \"%.60s\", flags %#llx, mode %#llo, resolve %#llx, size %zu%s): O_MAYEXEC %s, plain %s",
+		 why, interface_names[c->iface], c->dfd, c->path,
+		 (unsigned long long)c->how.flags,
 		 (unsigned long long)c->how.mode,
 		 (unsigned long long)c->how.resolve, c->size,
 		 c->tail ? " with a tail" : "",
@@ -410,7 +475,7 @@ static const char *judge_open(FIXTURE_DATA(fuzz) *self, int policy,
 	bool allowed;
 
 	/* The object, found as the open would find it. */
-	obj = syscall(SYS_openat2, c->dfd, c->path,
+	obj = syscall(SYS_openat2, c->iface == OPEN ? AT_FDCWD : c->dfd, c->path,
 		      &(struct open_how){
 			      .flags = O_PATH | O_CLOEXEC |
 				       (flags & (O_NOFOLLOW | O_DIRECTORY)),
@@ -423,15 +488,18 @@ static const char *judge_open(FIXTURE_DATA(fuzz) *self, int policy,
 		if (!fstat(obj, &st) && S_ISFIFO(st.st_mode))
 			flags |= O_NONBLOCK;
 	}
-	allowed = obj >= 0 && policy_allows(obj, policy);
+	allowed = obj >= 0 && policy_allows(obj, policy, c->iface != OPENAT2);
 
-	flagged = do_openat2(c, flags | O_MAYEXEC);
-	plain = do_openat2(c, flags);
+	flagged = do_call(c, flags | O_MAYEXEC);
+	plain = do_call(c, flags);
 	/* What O_CREAT made, in either directory. */
 	unlink("missing");
 	unlinkat(self->dirs[1], "missing", 0);
 
 	err = size_error(c);
+	/* open(2) and openat(2) take an int, and drop what they do not know. */
+	if (c->iface != OPENAT2)
+		invalid &= 0xffffffff;
 	if (flags & invalid) {
 		if (flagged != (err ?: -EINVAL))
 			why = "an invalid flag with O_MAYEXEC not refused first";
@@ -495,7 +563,8 @@ static const char *judge_check(FIXTURE_DATA(fuzz) *self, char *buf, size_t len)
 	if (obj < 0)
 		return NULL;
 	if (ret != (policy_allows(obj, OMAYEXEC_ENFORCE_MOUNT |
-					    OMAYEXEC_ENFORCE_FILE) ? 0 : -EACCES)) {
+					    OMAYEXEC_ENFORCE_FILE, false) ?
+		    0 : -EACCES)) {
 		snprintf(buf, len, "execveat(\"%s\", AT_EXECVE_CHECK): %s",
 			 path, ret ? strerror(-ret) : "allowed");
 		close(obj);
@@ -507,7 +576,7 @@ static const char *judge_check(FIXTURE_DATA(fuzz) *self, char *buf, size_t len)
 
 /* The rounds, in a child (a user variant drops root there for good). */
 static int fuzz_child(FIXTURE_DATA(fuzz) *self, int policy, bool user,
-		      uint64_t seconds)
+		      bool rfc_v1, uint64_t seconds)
 {
 	struct tally *t = self->tally;
 	char buf[512];
@@ -520,7 +589,7 @@ static int fuzz_child(FIXTURE_DATA(fuzz) *self, int policy, bool user,
 		const char *why;
 		struct call c;
 
-		make_call(self, &c);
+		make_call(self, &c, rfc_v1);
 		why = judge_open(self, policy, &c, buf, sizeof(buf));
 		if (!why)
 			why = judge_check(self, buf, sizeof(buf));
@@ -531,7 +600,7 @@ static int fuzz_child(FIXTURE_DATA(fuzz) *self, int policy, bool user,
 	return 0;
 }
 
-TEST_F_TIMEOUT(fuzz, openat2_and_exec_check_agree_with_the_stock_kernel, 3600)
+TEST_F_TIMEOUT(fuzz, opens_and_exec_checks_agree_with_the_stock_kernel, 3600)
 {
 	uint64_t seconds = omx_env_number("OMX_FUZZ_SECONDS", 3);
 	uint64_t seed = omx_rand_seed("OMX_FUZZ_SEED");
@@ -539,8 +608,10 @@ TEST_F_TIMEOUT(fuzz, openat2_and_exec_check_agree_with_the_stock_kernel, 3600)
 	int status;
 	pid_t pid;
 
-	TH_LOG("policy %d as %s, seed %llu (OMX_FUZZ_SEED=%llu reruns it), %llu s",
-	       variant->policy, variant->user ? "a user" : "root",
+	TH_LOG("policy %d%s as %s, seed %llu (OMX_FUZZ_SEED=%llu reruns it), %llu s",
+	       variant->policy,
+	       variant->rfc_v1 ? ", open(2) and openat(2) by the RFC's" : "",
+	       variant->user ? "a user" : "root",
 	       (unsigned long long)seed, (unsigned long long)seed,
 	       (unsigned long long)seconds);
 	self->rng = seed;
@@ -549,7 +620,8 @@ TEST_F_TIMEOUT(fuzz, openat2_and_exec_check_agree_with_the_stock_kernel, 3600)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid)
-		_exit(fuzz_child(self, variant->policy, variant->user, seconds));
+		_exit(fuzz_child(self, variant->policy, variant->user,
+				 variant->rfc_v1, seconds));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	/* A check that ran this program ends the child with its status. */
 	ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) {

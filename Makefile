@@ -70,7 +70,8 @@
 #                 kernels rebuilt with KASAN, lockdep and the other bug
 #                 finders (scripts/debug-kernels: 20 to 40 minutes a kernel
 #                 the first time, cached); a report on the console fails it;
-#                 the fuzzers' short runs among them [check]
+#                 the fuzzers' short runs among them;
+#                 OMAYEXEC_DEBUG_KERNELS="VER..." limits it to those [check]
 #   make fuzz     the fuzzers alone on those kernels, DURATION seconds
 #                 (default 300) each variant: interface_fuzz_test's nine,
 #                 trinity's two; SEED=N reruns a sequence [check]

@@ -56,13 +56,7 @@ FIXTURE_SETUP(stranded)
 
 FIXTURE_TEARDOWN(stranded)
 {
-	const char *trouble = klog_trouble(&self->log);
-
-	if (trouble) {
-		TH_LOG("the kernel reported a problem: %s", trouble);
-		TH_LOG("kernel log during the test:\n%s", self->log.buf);
-		_metadata->passed = 0;
-	}
+	lc_fail_on_kernel_trouble(_metadata, &self->log);
 	klog_close(&self->log);
 	omx_ws_destroy(&self->ws);
 }

@@ -51,6 +51,7 @@
 #include "omx_rand.h"
 #include "module.h"
 #include "kselftest_harness.h"
+#include "lifecycle.h"
 
 #define TRINITY		"/usr/bin/trinity"
 
@@ -131,13 +132,7 @@ FIXTURE_SETUP(trinity)
 
 FIXTURE_TEARDOWN(trinity)
 {
-	const char *trouble = klog_trouble(&self->log);
-
-	if (trouble) {
-		TH_LOG("the kernel reported a problem: %s", trouble);
-		TH_LOG("kernel log during the test:\n%s", self->log.buf);
-		_metadata->passed = 0;
-	}
+	lc_fail_on_kernel_trouble(_metadata, &self->log);
 	klog_close(&self->log);
 	if (chdir("/") == 0)
 		omx_ws_destroy(&self->ws);

@@ -35,6 +35,24 @@ static const char *const hooked[] = {
 	OMX_COMPAT_SYS(execveat), "cap_task_prctl", "create_user_ns",
 };
 
+/*
+ * Fails the test if @log shows a BUG, WARNING, Oops, call trace, lockup or
+ * hung task, and prints it: for a teardown.  Not EXPECT_EQ(): after a
+ * failed ASSERT the harness still has its handler trigger set, and would
+ * print the log even on success.
+ */
+static inline void lc_fail_on_kernel_trouble(struct __test_metadata *_metadata,
+					     struct klog *log)
+{
+	const char *trouble = klog_trouble(log);
+
+	if (trouble) {
+		TH_LOG("the kernel reported a problem: %s", trouble);
+		TH_LOG("kernel log during the test:\n%s", log->buf);
+		_metadata->passed = 0;
+	}
+}
+
 FIXTURE(lifecycle) {
 	struct omx_ws ws;
 	struct klog log;
@@ -119,7 +137,6 @@ FIXTURE_SETUP(lifecycle)
 
 FIXTURE_TEARDOWN(lifecycle)
 {
-	const char *trouble;
 	int i;
 
 	/* A sleeping open left behind would hold the module (O_MAYEXEC). */
@@ -130,16 +147,7 @@ FIXTURE_TEARDOWN(lifecycle)
 	lc_write_file(FTRACE_ENABLED, "1");
 	EXPECT_EQ(0, mod_unload_retry(MOD_HOG, 10000));
 	EXPECT_EQ(0, mod_unload_retry(MOD_OMAYEXEC, 10000));
-	trouble = klog_trouble(&self->log);
-	/*
-	 * Not EXPECT_EQ(): after a failed ASSERT the harness still has its
-	 * handler trigger set, and would print the log even on success.
-	 */
-	if (trouble) {
-		TH_LOG("the kernel reported a problem: %s", trouble);
-		TH_LOG("kernel log during the test:\n%s", self->log.buf);
-		_metadata->passed = 0;
-	}
+	lc_fail_on_kernel_trouble(_metadata, &self->log);
 	klog_close(&self->log);
 	omx_ws_destroy(&self->ws);
 }

@@ -448,6 +448,8 @@ static double elapsed_s(const struct timespec *start)
  * meets it full is lost rather than waited for (see the full backlog
  * below), and this test is about the module's limits.
  */
+#define WINDOW_TRIES	3
+
 TEST_F_TIMEOUT(audit, refusals_and_allowed_opens_are_rate_limited_separately, 120)
 {
 	const int allowed = OMX_AUDIT_ALLOWED_BURST + 20;
@@ -458,26 +460,37 @@ TEST_F_TIMEOUT(audit, refusals_and_allowed_opens_are_rate_limited_separately, 12
 	};
 	struct omx_stats before, delta;
 	struct timespec start;
-	double took;
-	int i;
+	double took = 0;
+	int i, try;
 
 	ASSERT_EQ(0, omx_audit_get_status(&saved));
 	ASSERT_EQ(0, omx_audit_set_status(-1, &set));
 	set.backlog_limit = saved.backlog_limit;
 	ASSERT_EQ(0, omx_policy_set(1));
 	ASSERT_EQ(0, omx_audit_allowed_set(true));
-	omx_audit_fresh_window();
-	ASSERT_EQ(0, omx_stats_read(&before));
 
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	for (i = 0; i < allowed; i++)
-		ASSERT_EQ(0, mayexec(&self->ws, "exec/script", O_RDONLY));
-	for (i = 0; i < refused; i++)
-		ASSERT_EQ(-EACCES, mayexec(&self->ws, "noexec/script",
-					   O_RDONLY));
-	took = elapsed_s(&start);
-	ASSERT_EQ(0, omx_audit_sync(&self->log));
-	/* The budgets hold for one window: the opens must fit in it. */
+	/*
+	 * The budgets hold for one window: the opens must fit in it.  On a
+	 * debug kernel beside other guests they once took 6 s: each try
+	 * starts in a window of its own, with the log of the last one read
+	 * and cleared.
+	 */
+	for (try = 0; try < WINDOW_TRIES; try++) {
+		omx_audit_clear(&self->log);
+		omx_audit_fresh_window();
+		ASSERT_EQ(0, omx_stats_read(&before));
+		clock_gettime(CLOCK_MONOTONIC, &start);
+		for (i = 0; i < allowed; i++)
+			ASSERT_EQ(0, mayexec(&self->ws, "exec/script", O_RDONLY));
+		for (i = 0; i < refused; i++)
+			ASSERT_EQ(-EACCES, mayexec(&self->ws, "noexec/script",
+						   O_RDONLY));
+		took = elapsed_s(&start);
+		ASSERT_EQ(0, omx_audit_sync(&self->log));
+		if (took < OMX_AUDIT_INTERVAL_MS / 1000.0)
+			break;
+		TH_LOG("the opens took %.1f s, more than a window", took);
+	}
 	ASSERT_GT(OMX_AUDIT_INTERVAL_MS / 1000.0, took);
 	EXPECT_EQ(OMX_AUDIT_ALLOWED_BURST, count_field(&self->log, "res", "1"));
 	EXPECT_EQ(OMX_AUDIT_REFUSED_BURST, count_field(&self->log, "res", "0"));
@@ -587,6 +600,11 @@ TEST_F(audit, a_refusal_never_waits_for_a_full_backlog)
 	};
 	limited = registered && !omx_audit_set_status(-1, &set);
 	EXPECT_TRUE(limited);
+	/*
+	 * A window of its own: refusals of the tests before may have spent
+	 * this one's budget, and a record the module never makes is not lost.
+	 */
+	omx_audit_fresh_window();
 	/* kauditd may empty the backlog at the wrong moment: a few tries. */
 	for (i = 0; limited && i < ATTEMPTS && result == NOT_FULL; i++)
 		result = omx_in_child(refuse_with_a_full_backlog, &self->ws);

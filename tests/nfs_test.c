@@ -16,7 +16,9 @@
  *   for reading and writing root's 0733 file, which it may run and write.
  *
  * Each on tmpfs, on overlayfs (tmpfs below it), and on NFSv4 from the
- * guest's own nfsd, exported from a tmpfs and mounted over the loopback.
+ * guest's own nfsd, exported from a tmpfs and mounted over the loopback;
+ * over NFS, never_more_than_plain opens the 64 modes whose group class is
+ * their other class (in_sweep()).
  * On 6.1 an O_MAYEXEC open carries __FMODE_EXEC, and the NFSv4 client then
  * checks EXECUTE instead of READ at the open (nfs4_opendata_access(), and
  * nfs_may_open() under a delegation), while the server's OPEN lets anyone
@@ -79,6 +81,24 @@ struct results {
 	struct outcome plain[NR_CALLERS][NR_OWNERS][NR_MODES][NR_ACCS];
 	struct outcome mx[NR_POLICIES][NR_CALLERS][NR_OWNERS][NR_MODES][NR_ACCS];
 };
+
+enum fs_kind { FS_TMPFS, FS_OVERLAY, FS_NFS };
+
+/*
+ * Whether never_more_than_plain opens the files of @mode on @fs.  Over NFS
+ * each open is a round trip to the guest's nfsd: all 512 modes took 97 s
+ * of a 385 s boot under TCG.  There it opens the 64 modes whose group bits
+ * are their other bits.  The group class never decides for these files
+ * and callers: neither caller, nor nobody (to whom the export squashes
+ * root), is in the group of a file it does not own.  So the owner class
+ * and the other class, the two that decide, still take each pair of
+ * values, and with them the x bits the policy reads (any of the three).
+ * On tmpfs and overlayfs, every mode.
+ */
+static bool in_sweep(enum fs_kind fs, int mode)
+{
+	return fs != FS_NFS || ((mode >> 3) & 7) == (mode & 7);
+}
 
 /* "r0711": root's file of mode 0711; "u0711": uid 1000's. */
 static void file_name(char *buf, size_t size, int owner, int mode)
@@ -164,8 +184,6 @@ static void dump_log(struct __test_metadata *_metadata, const char *path)
 }
 
 /* ---- The fixture --------------------------------------------------- */
-
-enum fs_kind { FS_TMPFS, FS_OVERLAY, FS_NFS };
 
 /* The guest's NFS server, and what is to undo of it. */
 struct nfs_server {
@@ -445,6 +463,7 @@ struct run {
 	int dirfd;
 	int caller;		/* index in callers[] */
 	int policy;
+	enum fs_kind fs;
 	bool plain;		/* the plain opens too */
 	struct results *res;
 };
@@ -460,7 +479,9 @@ static int run_opens(void *arg)
 	if (ret)
 		return ret;
 	for (owner = 0; owner < NR_OWNERS; owner++)
-		for (mode = 0; mode < NR_MODES; mode++)
+		for (mode = 0; mode < NR_MODES; mode++) {
+			if (!in_sweep(run->fs, mode))
+				continue;
 			for (a = 0; a < NR_ACCS; a++) {
 				file_name(name, sizeof(name), owner, mode);
 				if (run->plain)
@@ -471,6 +492,7 @@ static int run_opens(void *arg)
 					try_open(run->dirfd, name, accs[a],
 						 O_MAYEXEC);
 			}
+		}
 	return 0;
 }
 
@@ -545,7 +567,7 @@ TEST_F_TIMEOUT(fs, never_more_than_plain, 900)
 		.may_refuse_more = variant->fs == FS_NFS &&
 				   omx_kernel_marks_fmode_exec(),
 	};
-	int policy, c, owner, mode, a;
+	int policy, c, owner, mode, a, modes = 0;
 	time_t start = time(NULL);
 	struct results *res;
 
@@ -557,7 +579,8 @@ TEST_F_TIMEOUT(fs, never_more_than_plain, 900)
 		for (c = 0; c < NR_CALLERS; c++) {
 			struct run run = {
 				.dirfd = self->dirfd, .caller = c,
-				.policy = policy, .plain = policy == 0,
+				.policy = policy, .fs = variant->fs,
+				.plain = policy == 0,
 				.res = res,
 			};
 
@@ -570,16 +593,21 @@ TEST_F_TIMEOUT(fs, never_more_than_plain, 900)
 	for (policy = 0; policy < NR_POLICIES; policy++)
 		for (c = 0; c < NR_CALLERS; c++)
 			for (owner = 0; owner < NR_OWNERS; owner++)
-				for (mode = 0; mode < NR_MODES; mode++)
+				for (mode = 0; mode < NR_MODES; mode++) {
+					if (!in_sweep(variant->fs, mode))
+						continue;
 					for (a = 0; a < NR_ACCS; a++)
 						check_case(_metadata, &t, policy,
 							   c, owner, mode, a,
 							   res->plain[c][owner][mode][a],
 							   res->mx[policy][c][owner][mode][a]);
+				}
+	for (mode = 0; mode < NR_MODES; mode++)
+		modes += in_sweep(variant->fs, mode);
 	for (policy = 0; policy < NR_POLICIES; policy++)
 		TH_LOG("%s, policy %d: %d O_MAYEXEC opens of %d allowed, %d of them where the plain open is refused; %d refused where it is allowed",
 		       variant->name, policy, t.opened[policy],
-		       NR_CALLERS * NR_OWNERS * NR_MODES * NR_ACCS,
+		       NR_CALLERS * NR_OWNERS * modes * NR_ACCS,
 		       t.granted_more[policy], t.refused_more[policy]);
 	EXPECT_EQ(0, t.failures);
 	munmap(res, sizeof(*res));

@@ -109,6 +109,19 @@ static void read_meminfo(struct kstate *ks)
 	fclose(f);
 }
 
+static long read_files(void)
+{
+	FILE *f = fopen("/proc/sys/fs/file-nr", "re");
+	long n = -1;
+
+	if (!f)
+		return -errno;
+	if (fscanf(f, "%ld", &n) != 1)
+		n = -ENODATA;
+	fclose(f);
+	return n;
+}
+
 int kstate_take(struct kstate *ks)
 {
 	int ret;
@@ -122,6 +135,9 @@ int kstate_take(struct kstate *ks)
 	ks->modules = count_modules();
 	if (ks->modules < 0)
 		return ks->modules;
+	ks->files = read_files();
+	if (ks->files < 0)
+		return ks->files;
 	read_meminfo(ks);
 	return 0;
 }

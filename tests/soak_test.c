@@ -633,8 +633,11 @@ static long growth_limit(const struct kstate_growth *top, long changes)
 /*
  * How many more open files than before there may be without a leak: one
  * per load, unload or policy change would be a leak; the count, read
- * without summing its per-CPU parts, may be off by a batch per CPU in
- * each of the two reads (kstate.h).
+ * without summing its per-CPU parts (and never below 0), is within a
+ * batch per CPU of the truth in each of the two reads (kstate.h).  So a
+ * leak of twice this many files fails for sure: one file on any path the
+ * soak takes thousands of times (a 20 s soak opens some 20,000 files,
+ * a 5 s one on a slow kernel some 2,500, a few hundred of each outcome).
  */
 static long files_limit(long changes)
 {

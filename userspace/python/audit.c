@@ -27,7 +27,13 @@
  * Modules/main.c turns into the exit status without a traceback.  The
  * prompt's case differs: main.c prints "Failed calling
  * sys.__interactivehook__" before handling the error, so that refusal
- * exits the process itself, after Python's streams are flushed.
+ * exits the process itself, after Python's streams are flushed.  A prompt
+ * on a terminal with nothing else to run is refused earlier still, while
+ * the interpreter starts (start.c), before CPython's banner.
+ *
+ * Every event passes through start.c first: the hooks that need the
+ * interpreter (or its import system) go in at the first event that finds
+ * it there.
  */
 /* Python.h first: it sets the feature macros (_GNU_SOURCE...). */
 #include "omxpy.h"
@@ -40,26 +46,32 @@
 #include "omayexec.h"
 
 static int deny_interactive;
-/* The launcher's option that asked for it, or NULL: the library's source. */
+/* The option that asked for it, or NULL: the library's source. */
 static const char *deny_option;
-/* The main script: its absolute path, and its name as given. */
-static char *script_path, *script_given;
 
-void omxpy_audit_script_name(const char *run_filename, const char *given)
+/*
+ * How a refusal names the main script: as the command line gave it
+ * (sys.argv[0] when cpython.run_file is raised; the event's path is
+ * absolute), as every interpreter does (../refusal.h).  Else @path.
+ */
+static const char *script_name(const char *path)
 {
-	free(script_path);
-	free(script_given);
-	script_path = strdup(run_filename);
-	script_given = strdup(given);
+	PyObject *argv = PySys_GetObject("argv"), *first;	/* borrowed */
+	const char *given;
+
+	if (!argv || !PyList_Check(argv) || PyList_GET_SIZE(argv) < 1)
+		return path;
+	first = PyList_GET_ITEM(argv, 0);
+	given = PyUnicode_Check(first) ? PyUnicode_AsUTF8(first) : NULL;
+	if (!given || !*given) {
+		PyErr_Clear();
+		return path;
+	}
+	return given;
 }
 
-/* How a refusal names @path: the main script as the command line did. */
-static const char *name_of(const char *path)
-{
-	if (script_path && script_given && !strcmp(path, script_path))
-		return script_given;
-	return path;
-}
+#define STARTUP_WHY	"start-up code of the interactive prompt"
+#define PROMPT_WHY	"code typed or piped at the prompt cannot be checked"
 
 /* Refuse @what, code that is no checked file: @why, and who asked. */
 static int refuse_interactive(const char *what, const char *why)
@@ -87,7 +99,7 @@ static PyObject *path_arg(PyObject *args)
 
 /*
  * cpython.run_file, and PYTHONSTARTUP without deny-interactive; @prefix
- * goes before the path in the refusal line.
+ * goes before the path in the refusal line ("" for the main script).
  */
 static int check_file(PyObject *args, const char *prefix)
 {
@@ -100,7 +112,8 @@ static int check_file(PyObject *args, const char *prefix)
 		return -1;
 	path = PyBytes_AS_STRING(bytes);
 	if (omxpy_run_file_check(path)) {
-		snprintf(what, sizeof(what), "%s%s", prefix, name_of(path));
+		snprintf(what, sizeof(what), "%s%s", prefix,
+			 *prefix ? path : script_name(path));
 		omxpy_refusal_line(what, omxpy_reason(errno, path));
 		ret = omxpy_raise_exit();
 	}
@@ -123,6 +136,8 @@ static int check_stdin(void)
 static int hook(const char *event, PyObject *args, void *data)
 {
 	(void)data;
+	if (omxpy_start_event(event))
+		return -1;
 	if (strncmp(event, "cpython.run_", 12))
 		return 0;
 	event += 12;
@@ -132,7 +147,7 @@ static int hook(const char *event, PyObject *args, void *data)
 		if (!deny_interactive)
 			return check_file(args, "PYTHONSTARTUP=");
 		return refuse_interactive("PYTHONSTARTUP",
-					  "start-up code of the interactive prompt");
+					  STARTUP_WHY);
 	}
 	if (!deny_interactive)
 		return 0;
@@ -144,7 +159,7 @@ static int hook(const char *event, PyObject *args, void *data)
 		return check_stdin();
 	if (!strcmp(event, "interactivehook")) {
 		refuse_interactive("interactive prompt",
-				   "code typed or piped at the prompt cannot be checked");
+				   PROMPT_WHY);
 		/* main.c would add a line of its own: see the top of this file. */
 		PyErr_Clear();
 		exit(REFUSAL_STATUS);
@@ -163,6 +178,39 @@ void omxpy_audit_deny_interactive(int on, const char *option)
 	deny_option = option;
 }
 
+int omxpy_audit_denying(void)
+{
+	return deny_interactive;
+}
+
+/* Whether CPython reads PYTHONSTARTUP: not under -E or -I. */
+static int uses_environment(void)
+{
+	PyObject *flags = PySys_GetObject("flags"), *ignore;	/* borrowed */
+	int ret = 1;
+
+	ignore = flags ? PyObject_GetAttrString(flags, "ignore_environment") : NULL;
+	if (ignore)
+		ret = !PyObject_IsTrue(ignore);
+	Py_XDECREF(ignore);
+	PyErr_Clear();
+	return ret;
+}
+
+void omxpy_audit_refuse_prompt(void)
+{
+	const char *startup = uses_environment() ? getenv("PYTHONSTARTUP") : NULL;
+
+	if (startup && *startup)
+		refuse_interactive("PYTHONSTARTUP",
+				   STARTUP_WHY);
+	else
+		refuse_interactive("interactive prompt",
+				   PROMPT_WHY);
+	PyErr_Clear();
+	exit(REFUSAL_STATUS);
+}
+
 /* sys.__interactivehook__ when site did not set one: does nothing. */
 static PyObject *no_hook(PyObject *self, PyObject *unused)
 {
@@ -173,7 +221,7 @@ static PyObject *no_hook(PyObject *self, PyObject *unused)
 
 static PyMethodDef no_hook_def = {
 	"__interactivehook__", no_hook, METH_NOARGS,
-	"Set by " OMXPY_PROG ": the prompt raises cpython.run_interactivehook.",
+	"Set by omayexec's hooks: the prompt raises cpython.run_interactivehook.",
 };
 
 /*

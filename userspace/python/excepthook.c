@@ -8,7 +8,7 @@
  * for such an error, and hands every other exception to the hook that was
  * there before (sys.__excepthook__, normally).  A program that installs
  * its own sys.excepthook gets the plain exception.  The program then
- * exits 126, as for every refusal, rather than Python's 1 (main.c).
+ * exits 126, as for every refusal, rather than Python's 1 (start.c).
  */
 /* Python.h first: it sets the feature macros (_GNU_SOURCE...). */
 #include "omxpy.h"
@@ -73,7 +73,7 @@ static PyObject *excepthook(PyObject *self, PyObject *args)
 
 static PyMethodDef excepthook_def = {
 	"excepthook", excepthook, METH_VARARGS,
-	"Set by " OMXPY_PROG ": a refused file in one line, else the previous hook.",
+	"Set by omayexec's hooks: a refused file in one line, else the previous hook.",
 };
 
 int omxpy_excepthook_install(void)

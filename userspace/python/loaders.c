@@ -4,7 +4,7 @@
  * io.open_code() only for SourceLoader (and extension) loaders:
  * SourcelessFileLoader, which imports a .pyc that has no .py beside it,
  * reads it with a plain _io.FileIO, which the open-code hook never sees.
- * After initialisation, the launcher gives SourcelessFileLoader a get_data
+ * Once the import system is there (start.c), SourcelessFileLoader gets a get_data
  * that reads .pyc files through io.open_code(), and other files (package
  * data read with get_data) as before.
  *
@@ -76,18 +76,25 @@ static PyMethodDef get_data_def = {
 
 int omxpy_patch_loaders(void)
 {
-	PyObject *ext, *loader, *fn;
-	int ret = -1;
+	PyObject *modules = PySys_GetObject("modules"), *ext, *loader, *fn;
+	int ret;
 
-	ext = PyImport_ImportModule("_frozen_importlib_external");
-	if (!ext)
-		return -1;
-	loader = PyObject_GetAttrString(ext, "SourcelessFileLoader");
-	fn = loader ? PyCFunction_New(&get_data_def, NULL) : NULL;
-	if (fn)
-		ret = PyObject_SetAttrString(loader, "get_data", fn);
+	/*
+	 * Taken from sys.modules, not imported: while the interpreter starts,
+	 * the module is there before its body has run to the end (its own
+	 * imports raise the events that call this), and the class is ready
+	 * once it is defined.
+	 */
+	ext = modules && PyDict_Check(modules) ?
+		PyDict_GetItemString(modules, "_frozen_importlib_external") : NULL;
+	loader = ext ? PyObject_GetAttrString(ext, "SourcelessFileLoader") : NULL;
+	if (!loader) {
+		PyErr_Clear();
+		return 1;
+	}
+	fn = PyCFunction_New(&get_data_def, NULL);
+	ret = fn ? PyObject_SetAttrString(loader, "get_data", fn) : -1;
 	Py_XDECREF(fn);
-	Py_XDECREF(loader);
-	Py_DECREF(ext);
+	Py_DECREF(loader);
 	return ret;
 }

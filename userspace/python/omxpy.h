@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * omayexec-python3: Debian's CPython 3.11 (libpython3.11), started so that
- * every file of code it runs is opened through libomayexec.  See
- * omayexec-python3(1) for what is checked and how.
+ * The hooks that make Debian's CPython 3 (3.11 on Debian 12, 3.13 on
+ * Debian 13) open every file of code it runs through libomayexec: in
+ * Debian's own /usr/bin/python3.X, given their library as a dependency,
+ * and in the omayexec-python3 launcher.  See omayexec-python3(1) for what
+ * is checked and how.
  *
  * The parts, one file each:
- *   main.c      the configuration and the order of the steps
+ *   start.c     when each part goes in: the constructor, before CPython's
+ *               main(), then the first audit events that find the import
+ *               system and the initialised interpreter
+ *   main.c      the launcher's main(): CPython's own
  *   opencode.c  the open-code hook (PEP 578): imports, -m, zipimport
  *   runfile.c   the main script and PYTHONSTARTUP: checked, and run from
  *               the checked descriptor
@@ -25,12 +30,20 @@
 #include "../refusal.h"
 
 #define OMXPY_PROG		"omayexec-python3"
+/* start.c: the name the program was started by (argv[0]'s last part). */
+extern const char *omxpy_prog;
 
 /* How the strerror of a refused file's OSError begins (opencode.c). */
 #define OMXPY_REFUSED_PREFIX	"refused by " OMXPY_PROG ": "
 
 /* The -X option that turns deny-interactive on (sys._xoptions). */
 #define OMXPY_XOPTION		"omayexec-deny-interactive"
+
+/*
+ * start.c: from the audit hook, every event until the hooks are all in
+ * place: 0, or -1 with a Python error (a part could not go in).
+ */
+int omxpy_start_event(const char *event);
 
 /* opencode.c: install the hook; call before Py_Initialize*(). */
 int omxpy_open_code_install(void);
@@ -43,19 +56,23 @@ int omxpy_run_file_check(const char *path);
 
 /* audit.c: install the audit hook; call before Py_Initialize*(). */
 int omxpy_audit_install(void);
-/*
- * audit.c: the main script, @run_filename as CPython has it (made
- * absolute by PyConfig_Read()) and @given as the command line gave it
- * (sys.argv[0]): a refusal names it as given, as every interpreter does
- * (../refusal.h).  Both copied.
- */
-void omxpy_audit_script_name(const char *run_filename, const char *given);
 /* audit.c: refuse code that is not a checked file (from now on);
- * @option: the launcher's option that asked for it, or NULL. */
+ * @option: the option that asked for it, or NULL. */
 void omxpy_audit_deny_interactive(int on, const char *option);
+/* audit.c: whether it does. */
+int omxpy_audit_denying(void);
+/*
+ * audit.c: while the interpreter starts, with deny-interactive and a
+ * terminal on standard input: the refusal of the prompt (or of
+ * PYTHONSTARTUP, which comes first), as the events would say it; exits.
+ */
+void omxpy_audit_refuse_prompt(void) __attribute__((noreturn));
 
-/* loaders.c: after initialisation, make SourcelessFileLoader read bare
- * .pyc files through io.open_code().  0, or -1 with a Python error. */
+/*
+ * loaders.c: make SourcelessFileLoader read bare .pyc files through
+ * io.open_code(), once the import system has the class: 0, 1 when it
+ * has not yet, or -1 with a Python error.
+ */
 int omxpy_patch_loaders(void);
 
 /* audit.c: after initialisation, with deny-interactive, make sure every

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The refusals of omayexec-python3: one line on standard error that names
- * what is refused and why, then exit status 126, as omxsh and shells do.
+ * The refusals: one line on standard error that names what is refused
+ * and why, after the program's name as it was started (python3,
+ * omayexec-python3...), then exit status 126, as omxsh and shells do.
  * The reasons and the status are the shared refusal layer's (refusal.c).
  */
 /* Python.h first: it sets the feature macros (_GNU_SOURCE...). */
@@ -41,7 +42,7 @@ void omxpy_refusal_line(const char *what, const char *why)
 
 	flush_python_streams();
 	fprintf(stderr, "%s\n",
-		refusal_line(line, sizeof(line), OMXPY_PROG, what, why));
+		refusal_line(line, sizeof(line), omxpy_prog, what, why));
 	fflush(stderr);
 }
 

@@ -12,9 +12,10 @@
  * could be swapped for another (a rename over it).
  *
  * So the audit hook opens the file through libomayexec and keeps the
- * descriptor, and this file defines fopen64(): libpython calls it through
- * its PLT (with _FILE_OFFSET_BITS=64 every fopen() is fopen64()), and the
- * executable's definition comes first in symbol lookup.  An fopen of
+ * descriptor, and this file defines fopen64(): Debian's python3.X calls it
+ * through its PLT (with _FILE_OFFSET_BITS=64 every fopen() is fopen64()),
+ * and the hooks' library is its first dependency: its definition comes
+ * before the C library's in symbol lookup (the only symbol it exports).  An fopen of
  * exactly the checked path returns a new stream on a duplicate of the
  * checked descriptor (rewound); every other fopen goes to the C
  * library's.  The code CPython compiles is the
@@ -100,6 +101,7 @@ static int is_checked(const char *path)
 
 typedef FILE *fopen_fn(const char *, const char *);
 
+__attribute__((visibility("default")))
 FILE *fopen64(const char *path, const char *mode)
 {
 	static fopen_fn *next;

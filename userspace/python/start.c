@@ -236,6 +236,9 @@ static int after_initialisation(void)
 	flush_sys_stderr();
 	release_stderr(1);
 	initialised = 1;
+	/* Initialised without one import event (none seen yet): not unknown. */
+	if (!deny_known)
+		know_deny();
 	/* Initialised without the import system's loaders: fail closed. */
 	if (!loaders_patched && omxpy_patch_loaders()) {
 		if (!PyErr_Occurred())

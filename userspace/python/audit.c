@@ -202,11 +202,9 @@ void omxpy_audit_refuse_prompt(void)
 	const char *startup = uses_environment() ? getenv("PYTHONSTARTUP") : NULL;
 
 	if (startup && *startup)
-		refuse_interactive("PYTHONSTARTUP",
-				   STARTUP_WHY);
+		refuse_interactive("PYTHONSTARTUP", STARTUP_WHY);
 	else
-		refuse_interactive("interactive prompt",
-				   PROMPT_WHY);
+		refuse_interactive("interactive prompt", PROMPT_WHY);
 	PyErr_Clear();
 	exit(REFUSAL_STATUS);
 }

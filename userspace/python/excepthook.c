@@ -16,7 +16,7 @@
 #include <string.h>
 
 static PyObject *previous_hook;
-/* An uncaught refusal ended the program: its status is 126 (main.c). */
+/* An uncaught refusal ended the program: its status is 126 (start.c). */
 static int refusal_uncaught;
 
 int omxpy_refusal_uncaught(void)

@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The hooks that make Debian's CPython 3 (3.11 on Debian 12, 3.13 on
- * Debian 13) open every file of code it runs through libomayexec: in
- * Debian's own /usr/bin/python3.X, given their library as a dependency,
- * and in the omayexec-python3 launcher.  See omayexec-python3(1) for what
- * is checked and how.
+ * Debian 13) open every file of code it runs through libomayexec, in
+ * Debian's own /usr/bin/python3.X given their library as a dependency
+ * (omayexec-python3 is that copy).  See omayexec-python3(1) for what is
+ * checked and how.
  *
  * The parts, one file each:
  *   start.c     when each part goes in: the constructor, before CPython's
  *               main(), then the first audit events that find the import
  *               system and the initialised interpreter
- *   main.c      the launcher's main(): CPython's own
  *   opencode.c  the open-code hook (PEP 578): imports, -m, zipimport
  *   runfile.c   the main script and PYTHONSTARTUP: checked, and run from
  *               the checked descriptor

@@ -21,7 +21,7 @@
 
 #include "omayexec.h"
 
-/* For the hint when the interpreter cannot start (main.c). */
+/* For the hint when the interpreter cannot start (start.c). */
 static char first_refused[4096];
 static int first_refused_err;
 

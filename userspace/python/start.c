@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The hooks go in from a constructor, before CPython's own main() runs,
- * in whichever executable carries this code: Debian's /usr/bin/python3.X
- * given the hooks' library as a dependency (DT_NEEDED), or the
- * omayexec-python3 launcher, whose main() is Py_BytesMain() and nothing
- * else (main.c).  The interpreter's life is CPython's own in both: this
- * file only says when each part of the hooks comes in.
+ * in Debian's /usr/bin/python3.X given the hooks' library as its first
+ * dependency (DT_NEEDED; ../enforcing-copy makes that copy, which is
+ * omayexec-python3).  The interpreter's life is CPython's own: this file
+ * only says when each part of the hooks comes in.
  *
  *   before main(): the open-code and audit hooks (PEP 578 allows both
  *     before initialisation, and the runtime keeps them across it);
@@ -208,7 +207,7 @@ static int reads_stdin(void)
  * greets with its banner before any event of its own: refused here, as
  * its events would refuse it (PYTHONSTARTUP first, then the prompt).
  */
-static int know_deny(void)
+static void know_deny(void)
 {
 	const char *option = has_deny_option() ? "-X " OMXPY_XOPTION : NULL;
 	int deny = option || omayexec_deny_interactive();
@@ -219,7 +218,6 @@ static int know_deny(void)
 		release_stderr(1);
 		omxpy_audit_refuse_prompt();	/* does not return */
 	}
-	return 0;
 }
 
 /* Bare .pyc files, as soon as the import system has their loader. */
@@ -266,7 +264,7 @@ int omxpy_start_event(const char *event)
 	if (Py_IsInitialized())
 		ret = after_initialisation();
 	else if (!strcmp(event, "import") && !deny_known)
-		ret = know_deny();
+		know_deny();
 	else if (!strcmp(event, "import") && !loaders_patched)
 		ret = patch_loaders_when_ready();
 	busy = 0;
